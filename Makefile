@@ -1,0 +1,57 @@
+# The single entry point. Every target calls a script in scripts/, the same scripts the
+# GitHub workflows call, so local runs and CI cannot disagree. `make help` lists them.
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := all
+MAKEFLAGS += --no-print-directory
+
+.PHONY: help all setup gen format lint format-check breaking drift check sdk \
+        test test-schema-changes test-sdk lint-workflows clean
+
+help: ## List the commands.
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
+
+all: ## The main job: set up tools, run the governance gate, build the three SDKs, print a summary.
+	@scripts/main.sh
+
+setup: ## Install every pinned tool into .tmp/ (Node, buf, protoc, plugins, Python tools, actionlint).
+	@scripts/setup-tools.sh
+
+gen: setup ## Regenerate gen/ from proto/ (buf generate) and stamp versions from versions.env.
+	@scripts/gen.sh
+
+format: setup ## Rewrite proto/ in buf's canonical format.
+	@source scripts/lib.sh && buf format -w proto
+
+lint: setup ## buf lint: STANDARD + COMMENTS.
+	@scripts/check-lint.sh
+
+format-check: setup ## buf format check: fail with the diff.
+	@scripts/check-format.sh
+
+breaking: setup ## buf breaking (FILE) against BASE_REF, or the merge base with main.
+	@scripts/check-breaking.sh
+
+drift: setup ## Drift gate: regenerating gen/ must change nothing.
+	@scripts/check-drift.sh
+
+check: setup ## The governance gate: lint + format + breaking + drift.
+	@scripts/check.sh
+
+sdk: setup ## Build the Java, TypeScript and Python SDK packages into dist/.
+	@scripts/sdk-java.sh build && scripts/sdk-ts.sh build && scripts/sdk-python.sh build
+
+test: ## Run every test (what .ci/run and CI run).
+	@scripts/test.sh
+
+test-schema-changes: setup ## The schema-change suite: ≥20 proto edits against the gate.
+	@scripts/test-schema-changes.sh
+
+test-sdk: setup ## Build, install and smoke-test the three SDK packages.
+	@scripts/sdk-java.sh test && scripts/sdk-ts.sh test && scripts/sdk-python.sh test
+
+lint-workflows: setup ## actionlint over .github/workflows.
+	@source scripts/lib.sh && actionlint
+
+clean: ## Remove build output (dist/, target/); keeps the tool cache in .tmp/.
+	@rm -rf dist gen/java/target gen/ts/dist gen/python/build

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# check-drift.sh — the generated-code drift gate: regenerate gen/ (and re-stamp the
+# manifests) and fail if any file changed. The committed SDKs must be exactly what the
+# committed protos and versions.env produce; a hand edit under gen/, or a proto change
+# without `make gen`, fails here. On a clean checkout (CI) this is the same as requiring
+# `git status --porcelain` to stay empty; locally it also works with uncommitted changes.
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+paths=(gen pom.xml package.json package-lock.json)
+snapshot() { git ls-files --cached --others --exclude-standard -z -- "${paths[@]}" | sort -z | xargs -0 sha256sum 2>/dev/null; }
+
+before="$(snapshot)"
+"$ROOT/scripts/gen.sh" >/dev/null
+after="$(snapshot)"
+if [[ "$before" != "$after" ]]; then
+  echo "drift gate: regenerating changed these files (run 'make gen' and commit the result):" >&2
+  diff <(echo "$before") <(echo "$after") | sed -n 's/^[<>] [0-9a-f]*  /  /p' | sort -u >&2
+  git status --porcelain -- "${paths[@]}" >&2
+  exit 1
+fi
+echo "drift gate: gen/ is exactly what proto/ and versions.env generate"

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# sdk-python.sh [build|test] — the Python SDK: a wheel built from gen/python. `test` does
+# what a user does — `pip install ./gen/python` into a fresh virtualenv — and runs the
+# smoke tests against that installed copy (never against the source tree).
+source "$(dirname "$0")/lib.sh"
+mode="${1:-build}"
+cd "$ROOT"
+mkdir -p dist/python
+rm -rf gen/python/build
+"$VENV/bin/pip" wheel -q --no-deps -w dist/python ./gen/python
+rm -rf gen/python/build
+echo "python sdk: dist/python/$(cd dist/python && ls -t acme_contracts-"$SDK_VERSION"-*.whl | head -n 1)"
+[[ "$mode" == "test" ]] || exit 0
+
+env="$TOOLS/sdk-python-venv"
+rm -rf "$env"
+python3 -m venv "$env"
+"$env/bin/pip" install -q ./gen/python "pytest==$(sed -n 's/^pytest==//p' scripts/requirements-tools.txt)"
+rm -rf gen/python/build
+(cd "$TOOLS" && "$env/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/gen/python/tests")
