@@ -38,7 +38,8 @@ if [[ ! -f "$against/buf.yaml" || ! -d "$against/proto" ]]; then
   echo "buf breaking: skipped, base $(git rev-parse --short "$base") has no contracts yet"
   exit 0
 fi
-mkdir -p "$against/.tmp"
+# A .tmp committed by mistake must never be followed: it could point into this checkout.
+rm -rf "$against/.tmp" && mkdir -p "$against/.tmp"
 ln -s "$PROTO_DEPS" "$against/.tmp/proto-deps"
 
 echo "buf breaking: comparing the working tree with $(git rev-parse --short "$base")"

@@ -8,7 +8,12 @@ source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 paths=(gen pom.xml package.json package-lock.json)
-snapshot() { git ls-files --cached --others --exclude-standard -z -- "${paths[@]}" | sort -z | xargs -0 sha256sum 2>/dev/null; }
+# One "hash  path" line per file; a tracked file that regeneration deleted drops out of the
+# list (sha256sum skips it), which shows up as a difference like any other.
+snapshot() {
+  git ls-files --cached --others --exclude-standard -z -- "${paths[@]}" | sort -zu \
+    | xargs -0 sha256sum 2>/dev/null || true
+}
 
 before="$(snapshot)"
 "$ROOT/scripts/gen.sh" >/dev/null
