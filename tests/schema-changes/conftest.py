@@ -1,0 +1,66 @@
+"""Fixtures: a throwaway copy of this repository, as its own git repo, for every case.
+
+The template is this working tree's tracked and unignored files (so uncommitted work is
+tested too), committed as `main`. Each case clones it, commits its edit on a branch, and
+runs the real gate scripts there: the breaking check then compares against the merge base
+with main, exactly as `make check` does for a developer. Tools are not copied: .tmp/ and
+node_modules/ are linked from this checkout.
+"""
+
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+from edits import ROOT
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "schema-change-suite",
+    "GIT_AUTHOR_EMAIL": "suite@example.invalid",
+    "GIT_COMMITTER_NAME": "schema-change-suite",
+    "GIT_COMMITTER_EMAIL": "suite@example.invalid",
+}
+
+
+def git(repo: pathlib.Path, *args: str) -> str:
+    import os
+
+    result = subprocess.run(
+        ["git", "-C", str(repo), *args],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **GIT_ENV},
+    )
+    return result.stdout
+
+
+def link_tools(repo: pathlib.Path) -> None:
+    for name in (".tmp", "node_modules"):
+        (repo / name).symlink_to(ROOT / name, target_is_directory=True)
+
+
+@pytest.fixture(scope="session")
+def template(tmp_path_factory) -> pathlib.Path:
+    repo = tmp_path_factory.mktemp("template")
+    listed = git(ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard").split("\0")
+    for rel in filter(None, listed):
+        src = ROOT / rel
+        if src.is_file():
+            dest = repo / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest)
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "contracts as they are")
+    return repo
+
+
+@pytest.fixture
+def clone(template, tmp_path) -> pathlib.Path:
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "clone", "-q", str(template), str(repo)], check=True)
+    link_tools(repo)
+    git(repo, "checkout", "-q", "-b", "change")
+    return repo

@@ -1,0 +1,185 @@
+"""The table of schema edits the governance gate is tested against.
+
+Each Case is a concrete change a developer might make to proto/, and the gate's expected
+verdict: `rule` is the buf rule (or the gate's own wording) the failure must name, or None
+when the change is safe and the gate must pass. Edits are literal text replacements, so a
+case fails loudly (instead of silently testing nothing) if the contract it edits changes.
+"""
+
+import pathlib
+from dataclasses import dataclass, field
+
+PERSON = "proto/acme/person/v1/person.proto"
+PERSON_SVC = "proto/acme/person/v1/person_service.proto"
+USER = "proto/acme/auth/v1/user.proto"
+AUTH_SVC = "proto/acme/auth/v1/auth_service.proto"
+
+
+@dataclass(frozen=True)
+class Replace:
+    """Replace the one occurrence of `old` in `path` with `new`."""
+
+    path: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Move:
+    """Rename a file (git mv)."""
+
+    path: str
+    to: str
+
+
+@dataclass(frozen=True)
+class Create:
+    """Add a new file."""
+
+    path: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    edits: tuple = field(default_factory=tuple)
+    rule: str | None = None
+    why: str = ""
+
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def _text_between(path: str, start: str, end: str) -> str:
+    text = (ROOT / path).read_text()
+    return text[text.index(start):text.index(end)]
+
+
+# Address as it stands in person.proto, for the case that moves it into a file of its own.
+ADDRESS_MESSAGE = _text_between(PERSON, "// Address is the postal", "// Person is one entry")
+ADDRESS_FILE = (
+    'syntax = "proto3";\n\npackage acme.person.v1;\n\nimport "buf/validate/validate.proto";\n\n'
+    'option java_multiple_files = true;\noption java_outer_classname = "AddressProto";\n'
+    'option java_package = "com.acme.person.v1";\n\n' + ADDRESS_MESSAGE.rstrip("\n") + "\n"
+)
+
+
+BREAKING = [
+    Case("field-renumbered", (Replace(PERSON, "int32 age = 3 [", "int32 age = 7 ["),), "FIELD_NO_DELETE",
+         "the old number disappears; old clients' age would be read as an unknown field"),
+    Case("field-type-changed", (Replace(PERSON_SVC, "int64 count = 1;", "int32 count = 1;"),), "FIELD_SAME_TYPE"),
+    Case("field-deleted", (Replace(PERSON_SVC, "  bool ids_omitted = 3;\n", ""),), "FIELD_NO_DELETE"),
+    Case("field-deleted-and-reserved",
+         (Replace(PERSON_SVC, "  bool ids_omitted = 3;\n", '  reserved 3;\n  reserved "ids_omitted";\n'),),
+         "FIELD_NO_DELETE", "FILE rules refuse even a reserved deletion: generated code loses the accessor"),
+    Case("field-renamed", (Replace(PERSON, "string city = 1 [", "string town = 1 ["),), "FIELD_SAME_NAME"),
+    Case("json-name-changed",
+         (Replace(PERSON, "string zip_code = 2 [(buf.validate.field)", 'string zip_code = 2 [json_name = "postcode", (buf.validate.field)'),),
+         "FIELD_SAME_JSON_NAME"),
+    Case("field-cardinality-changed",
+         (Replace(PERSON_SVC, "optional int32 min_age = 2 [", "int32 min_age = 2 ["),), "FIELD_SAME_CARDINALITY"),
+    Case("field-moved-into-oneof",
+         (Replace(PERSON_SVC, "  string request_id = 1;\n  // result is the stored id, or the reason the item was not stored.\n  oneof result {\n",
+                  "  // result is the stored id, or the reason the item was not stored.\n  oneof result {\n    // request_id is the request_id of the item this answers.\n    string request_id = 1;\n"),),
+         "FIELD_SAME_ONEOF"),
+    Case("rpc-deleted", (Replace(PERSON_SVC, "  rpc GetPerson(GetPersonRequest) returns (GetPersonResponse);\n", ""),),
+         "RPC_NO_DELETE"),
+    Case("client-streaming-removed",
+         (Replace(PERSON_SVC, "rpc RegisterPeople(stream RegisterPeopleRequest)", "rpc RegisterPeople(RegisterPeopleRequest)"),),
+         "RPC_SAME_CLIENT_STREAMING"),
+    Case("server-streaming-added",
+         (Replace(PERSON_SVC, "returns (GetPersonResponse);", "returns (stream GetPersonResponse);"),),
+         "RPC_SAME_SERVER_STREAMING"),
+    Case("bidi-made-unary",
+         (Replace(PERSON_SVC, "rpc SyncPeople(stream SyncPeopleRequest) returns (stream SyncPeopleResponse);",
+                  "rpc SyncPeople(SyncPeopleRequest) returns (SyncPeopleResponse);"),),
+         "RPC_SAME_CLIENT_STREAMING"),
+    Case("request-type-changed",
+         (Replace(AUTH_SVC, "rpc ListUsers(ListUsersRequest)", "rpc ListUsers(ValidateTokenRequest)"),),
+         "RPC_SAME_REQUEST_TYPE"),
+    Case("response-type-changed",
+         (Replace(AUTH_SVC, "returns (DisableUserResponse);", "returns (CreateUserResponse);"),),
+         "RPC_SAME_RESPONSE_TYPE"),
+    Case("package-renamed",
+         (Replace(USER, "package acme.auth.v1;", "package acme.auth.v2;"),
+          Replace(AUTH_SVC, "package acme.auth.v1;", "package acme.auth.v2;")),
+         "FILE_SAME_PACKAGE"),
+    Case("enum-value-removed", (Replace(USER, "  // ROLE_ADMIN may also create and disable users.\n  ROLE_ADMIN = 2;\n", ""),),
+         "ENUM_VALUE_NO_DELETE"),
+    Case("enum-value-renamed", (Replace(USER, "ROLE_USER = 1;", "ROLE_MEMBER = 1;"),
+                                Replace(USER, "// ROLE_USER may", "// ROLE_MEMBER may")),
+         "ENUM_VALUE_SAME_NAME"),
+    Case("enum-value-renumbered", (Replace(USER, "ROLE_ADMIN = 2;", "ROLE_ADMIN = 3;"),), "ENUM_VALUE_NO_DELETE"),
+    Case("message-renamed",
+         (Replace(PERSON, "message Address {", "message PostalAddress {"),
+          Replace(PERSON, "// Address is the postal", "// PostalAddress is the postal"),
+          Replace(PERSON, "  Address address = 5;", "  PostalAddress address = 5;")),
+         "MESSAGE_NO_DELETE"),
+    Case("message-moved-to-another-file",
+         (Replace(PERSON, ADDRESS_MESSAGE, ""),
+          Replace(PERSON, 'import "buf/validate/validate.proto";', 'import "acme/person/v1/address.proto";\nimport "buf/validate/validate.proto";'),
+          Create("proto/acme/person/v1/address.proto", ADDRESS_FILE)),
+         "MESSAGE_NO_DELETE",
+         "FILE (not PACKAGE) rules: generated code of some languages is per file, so a move breaks imports"),
+    Case("file-renamed", (Move(USER, "proto/acme/auth/v1/users.proto"),
+                          Replace(AUTH_SVC, 'import "acme/auth/v1/user.proto";', 'import "acme/auth/v1/users.proto";')),
+         "FILE_NO_DELETE"),
+    Case("java-package-changed",
+         (Replace(PERSON, 'option java_package = "com.acme.person.v1";', 'option java_package = "com.acme.people.v1";'),),
+         "FILE_SAME_JAVA_PACKAGE"),
+    Case("java-multiple-files-off",
+         (Replace(USER, "option java_multiple_files = true;", "option java_multiple_files = false;"),),
+         "FILE_SAME_JAVA_MULTIPLE_FILES"),
+]
+
+LINT_AND_FORMAT = [
+    Case("uncommented-field", (Replace(PERSON, "  google.protobuf.Timestamp created_at = 6;\n",
+                                       "  google.protobuf.Timestamp created_at = 6;\n  string nickname = 7;\n"),),
+         "COMMENT_FIELD"),
+    Case("camel-case-field", (Replace(PERSON, "  google.protobuf.Timestamp created_at = 6;\n",
+                                      "  google.protobuf.Timestamp created_at = 6;\n  // nickName is what friends say.\n  string nickName = 7;\n"),),
+         "FIELD_LOWER_SNAKE_CASE"),
+    Case("rpc-without-own-request-type",
+         (Replace(PERSON_SVC, "  rpc GetPerson(GetPersonRequest) returns (GetPersonResponse);\n",
+                  "  rpc GetPerson(GetPersonRequest) returns (GetPersonResponse);\n\n"
+                  "  // FindPerson finds a person.\n  rpc FindPerson(Person) returns (Person);\n"),),
+         "RPC_REQUEST_STANDARD_NAME"),
+    Case("enum-zero-value-not-unspecified",
+         (Replace(USER, "// Role is what", "// Status is an account state.\nenum Status {\n  // STATUS_ACTIVE is active.\n"
+                                            "  STATUS_ACTIVE = 0;\n}\n\n// Role is what"),),
+         "ENUM_ZERO_VALUE_SUFFIX"),
+    Case("not-buf-formatted", (Replace(PERSON, "  int32 age = 3 [", "  int32   age =   3 ["),), "not formatted"),
+]
+
+SAFE = [
+    Case("field-added", (Replace(PERSON, "  google.protobuf.Timestamp created_at = 6;\n",
+                                 "  google.protobuf.Timestamp created_at = 6;\n"
+                                 "  // nickname is what friends call the person, at most 50 characters.\n"
+                                 "  string nickname = 7 [(buf.validate.field).string.max_len = 50];\n"),)),
+    Case("rpc-added",
+         (Replace(PERSON_SVC, "  rpc GetPerson(GetPersonRequest) returns (GetPersonResponse);\n",
+                  "  rpc GetPerson(GetPersonRequest) returns (GetPersonResponse);\n\n"
+                  "  // CountPeople returns how many people are stored.\n"
+                  "  rpc CountPeople(CountPeopleRequest) returns (CountPeopleResponse);\n"),
+          Replace(PERSON_SVC, "// GetPersonResponse carries",
+                  "// CountPeopleRequest asks for the number of stored people.\nmessage CountPeopleRequest {}\n\n"
+                  "// CountPeopleResponse is the number of stored people.\nmessage CountPeopleResponse {\n"
+                  "  // count is the number of stored people.\n  int64 count = 1;\n}\n\n// GetPersonResponse carries")),
+         ),
+    Case("comment-edited", (Replace(PERSON, "// age is the age in whole years", "// age is the person's age in whole years"),)),
+    Case("enum-value-added", (Replace(USER, "  ROLE_ADMIN = 2;\n", "  ROLE_ADMIN = 2;\n  // ROLE_AUDITOR may read but not change.\n  ROLE_AUDITOR = 3;\n"),)),
+    Case("message-added", (Replace(USER, "// User is an account",
+                                   "// Session is a logged-in period.\nmessage Session {\n  // id identifies the session.\n"
+                                   "  string id = 1;\n}\n\n// User is an account"),)),
+    Case("file-added", (Create("proto/acme/auth/v1/audit.proto",
+                               'syntax = "proto3";\n\npackage acme.auth.v1;\n\noption java_multiple_files = true;\n'
+                               'option java_outer_classname = "AuditProto";\noption java_package = "com.acme.auth.v1";\n\n'
+                               "// AuditEntry records one admin action.\nmessage AuditEntry {\n"
+                               "  // action names what was done.\n  string action = 1;\n}\n"),)),
+    Case("validation-rule-tightened",
+         (Replace(PERSON, "    min_len: 1\n    max_len: 200\n", "    min_len: 1\n    max_len: 100\n"),),
+         None, "a known gap, asserted so it stays visible: buf does not judge buf.validate rules, "
+               "so a tighter rule passes the gate although it rejects data that was valid before"),
+]
+
