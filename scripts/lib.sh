@@ -19,7 +19,8 @@ export PIP_CACHE_DIR="$TOOLS/cache/pip"
 export GOMODCACHE="$TOOLS/cache/go-mod"
 export GOCACHE="$TOOLS/cache/go-build"
 export GOFLAGS="-modcacherw"
-MVN=(mvn -B -ntp -Dstyle.color=never -Dmaven.repo.local="$TOOLS/m2")
+MAVEN_HOME="$TOOLS/maven"
+MVN=("$MAVEN_HOME/bin/mvn" -B -ntp -Dmaven.repo.local="$TOOLS/m2")
 
 export PATH="$BIN:$NODE_HOME/bin:$ROOT/node_modules/.bin:$VENV/bin:$PATH"
 

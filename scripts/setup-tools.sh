@@ -39,10 +39,27 @@ install_npm_workspace() {
   stamp npm "$lock_hash"
 }
 
+# Goals outside Maven's default lifecycle resolve to the newest plugin unless named in full.
+DEPENDENCY_PLUGIN="org.apache.maven.plugins:maven-dependency-plugin:3.9.0"
+
+install_maven() {
+  done_before maven "$MAVEN_VERSION" && return
+  log "installing Maven $MAVEN_VERSION (fetched with the machine's mvn)"
+  command -v mvn >/dev/null || die "a Maven 3 is needed once to fetch Maven $MAVEN_VERSION; install maven first"
+  local tmp; tmp="$(mktemp -d)"
+  mvn -B -q -ntp -Dmaven.repo.local="$TOOLS/m2" "$DEPENDENCY_PLUGIN:copy" \
+    -Dartifact="org.apache.maven:apache-maven:$MAVEN_VERSION:tar.gz:bin" -DoutputDirectory="$tmp" >/dev/null \
+    || die "could not fetch Maven $MAVEN_VERSION"
+  rm -rf "$MAVEN_HOME"; mkdir -p "$MAVEN_HOME"
+  tar -xzf "$tmp"/apache-maven-*.tar.gz -C "$MAVEN_HOME" --strip-components=1
+  rm -rf "$tmp"
+  stamp maven "$MAVEN_VERSION"
+}
+
 # maven_copy GROUP:ARTIFACT:VERSION[:TYPE:CLASSIFIER] DEST — fetch one artifact from Maven Central.
 maven_copy() {
   local tmp; tmp="$(mktemp -d)"
-  "${MVN[@]}" -q dependency:copy -Dartifact="$1" -DoutputDirectory="$tmp" -Dmdep.stripVersion=true >/dev/null \
+  "${MVN[@]}" -q "$DEPENDENCY_PLUGIN:copy" -Dartifact="$1" -DoutputDirectory="$tmp" -Dmdep.stripVersion=true >/dev/null \
     || die "could not fetch $1"
   mv "$tmp"/* "$2"; rmdir "$tmp"
 }
@@ -89,6 +106,7 @@ install_actionlint() {
 
 # Manifests first: a version changed in versions.env reaches package.json before npm runs.
 python3 "$ROOT/scripts/stamp-versions.py"
+install_maven
 install_node
 install_npm_workspace
 install_protoc_and_grpc_java
