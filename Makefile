@@ -51,7 +51,7 @@ test-sdk: setup ## Build, install and smoke-test the three SDK packages.
 	@scripts/sdk-java.sh test && scripts/sdk-ts.sh test && scripts/sdk-python.sh test
 
 lint-workflows: setup ## actionlint over .github/workflows.
-	@source scripts/lib.sh && actionlint
+	@scripts/lint-workflows.sh
 
 clean: ## Remove build output (dist/, target/); keeps the tool cache in .tmp/.
 	@rm -rf dist gen/java/target gen/ts/dist gen/python/build
