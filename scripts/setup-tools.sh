@@ -82,7 +82,8 @@ install_validate_proto() {
   rm -rf "$PROTO_DEPS"; mkdir -p "$PROTO_DEPS"
   local jar="$TOOLS/protovalidate.jar"
   maven_copy "build.buf:protovalidate:$PROTOVALIDATE_JAVA_VERSION:jar" "$jar"
-  (cd "$PROTO_DEPS" && unzip -q -o "$jar" 'buf/validate/validate.proto')
+  python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract("buf/validate/validate.proto", sys.argv[2])' \
+    "$jar" "$PROTO_DEPS"
   rm -f "$jar"
   stamp proto-deps "$PROTOVALIDATE_JAVA_VERSION"
 }
