@@ -15,6 +15,6 @@ echo "python sdk: dist/python/$(cd dist/python && ls -t acme_contracts-"$SDK_VER
 env="$TOOLS/sdk-python-venv"
 rm -rf "$env"
 python3 -m venv "$env"
-"$env/bin/pip" install -q ./gen/python "pytest==$(sed -n 's/^pytest==//p' scripts/requirements-tools.txt)"
+"$env/bin/pip" install -q ./gen/python "protovalidate==$PROTOVALIDATE_PYTHON_VERSION" "pytest==$(sed -n 's/^pytest==//p' scripts/requirements-tools.txt)"
 rm -rf gen/python/build
 (cd "$TOOLS" && "$env/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/gen/python/tests")

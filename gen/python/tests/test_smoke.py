@@ -2,6 +2,7 @@
 source tree, so a packaging mistake (missing module, missing stub) fails here."""
 
 import grpc
+import protovalidate
 import pytest
 from google.protobuf import json_format
 from google.protobuf.timestamp_pb2 import Timestamp
@@ -56,6 +57,14 @@ def test_validation_rules_are_readable_from_the_descriptor():
     age = person_pb2.Person.DESCRIPTOR.fields_by_name["age"]
     rules = age.GetOptions().Extensions[validate_pb2.field]
     assert (rules.int32.gte, rules.int32.lte) == (0, 150)
+
+
+def test_protovalidate_checks_messages_with_the_sdks_rules():
+    protovalidate.validate(auth_service_pb2.LoginRequest(username="ana", password="x"))
+    with pytest.raises(protovalidate.ValidationError) as failure:
+        protovalidate.validate(person_pb2.Person(name="", age=151))
+    found = {(v.proto.field.elements[0].field_name, v.proto.rule_id) for v in failure.value.violations}
+    assert found == {("name", "string.min_len"), ("age", "int32.gte_lte")}
 
 
 def test_grpc_stubs_expose_every_method():
