@@ -8,6 +8,10 @@ wrote as a CodeGeneratorResponse.
 
 Messages and type stubs are generated for every requested file; gRPC stubs only for the
 files that declare a service, so message-only files get no empty *_pb2_grpc.py.
+
+Python code embeds each file's serialized options. `go_package` means nothing to Python, and
+validate.proto's names a Go module host, so it is dropped before generation; every option
+Python reads (and every buf.validate rule) is kept.
 """
 
 import pathlib
@@ -33,8 +37,11 @@ def generate(request: plugin_pb2.CodeGeneratorRequest) -> plugin_pb2.CodeGenerat
         work = pathlib.Path(tmp)
         out = work / "out"
         out.mkdir()
+        files = descriptor_pb2.FileDescriptorSet(file=request.proto_file)
+        for file in files.file:
+            file.options.ClearField("go_package")
         descriptors = work / "descriptors.binpb"
-        descriptors.write_bytes(descriptor_pb2.FileDescriptorSet(file=request.proto_file).SerializeToString())
+        descriptors.write_bytes(files.SerializeToString())
         common = [f"--descriptor_set_in={descriptors}"]
         wanted = list(request.file_to_generate)
         with_services = [f.name for f in request.proto_file if f.name in wanted and f.service]
