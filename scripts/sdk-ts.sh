@@ -7,7 +7,7 @@ mode="${1:-build}"
 cd "$ROOT"
 mkdir -p dist/ts
 npm run --silent build -w gen/ts
-tarball="$(cd dist/ts && npm pack --silent "$ROOT/gen/ts" | tail -n 1)"
+tarball="$(cd dist/ts && npm pack --silent --ignore-scripts "$ROOT/gen/ts" | tail -n 1)" # built just above
 echo "ts sdk: dist/ts/$tarball"
 [[ "$mode" == "test" ]] || exit 0
 
