@@ -39,7 +39,7 @@ check: setup ## The governance gate: lint + format + breaking + drift.
 	@scripts/check.sh
 
 sdk: setup ## Build the Java, TypeScript and Python SDK packages into dist/.
-	@scripts/sdk-java.sh build && scripts/sdk-ts.sh build && scripts/sdk-python.sh build
+	@scripts/sdk.sh build
 
 test: ## Run every test (what .ci/run and CI run).
 	@scripts/test.sh
@@ -48,7 +48,7 @@ test-schema-changes: setup ## The schema-change suite: ≥20 proto edits against
 	@scripts/test-schema-changes.sh
 
 test-sdk: setup ## Build, install and smoke-test the three SDK packages.
-	@scripts/sdk-java.sh test && scripts/sdk-ts.sh test && scripts/sdk-python.sh test
+	@scripts/sdk.sh test
 
 lint-workflows: setup ## actionlint over .github/workflows.
 	@scripts/lint-workflows.sh

@@ -21,7 +21,6 @@ after="$(snapshot)"
 if [[ "$before" != "$after" ]]; then
   echo "drift gate: regenerating changed these files (run 'make gen' and commit the result):" >&2
   diff <(echo "$before") <(echo "$after") | sed -n 's/^[<>] [0-9a-f]*  /  /p' | sort -u >&2
-  git status --porcelain -- "${paths[@]}" >&2
   exit 1
 fi
 echo "drift gate: gen/ is exactly what proto/ and versions.env generate"

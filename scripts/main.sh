@@ -10,9 +10,7 @@ gate_started=$SECONDS
 "$ROOT/scripts/check.sh"
 gate_seconds=$((SECONDS - gate_started))
 log "building the SDK packages"
-"$ROOT/scripts/sdk-java.sh" build
-"$ROOT/scripts/sdk-ts.sh" build
-"$ROOT/scripts/sdk-python.sh" build
+"$ROOT/scripts/sdk.sh" build
 
 count() { cat proto/acme/*/v*/*.proto | grep -cE "$1" || true; }
 size() { du -h "$1" | cut -f1; }

@@ -6,15 +6,17 @@ source "$(dirname "$0")/lib.sh"
 mode="${1:-build}"
 cd "$ROOT"
 mkdir -p dist/python
+# setuptools reuses gen/python/build between builds and would ship modules deleted since;
+# every build starts without it, and none is left behind.
+trap 'rm -rf gen/python/build' EXIT
 rm -rf gen/python/build
 "$VENV/bin/pip" wheel -q --no-deps -w dist/python ./gen/python
-rm -rf gen/python/build
 echo "python sdk: dist/python/$(cd dist/python && ls -t acme_contracts-"$SDK_VERSION"-*.whl | head -n 1)"
 [[ "$mode" == "test" ]] || exit 0
 
 env="$TOOLS/sdk-python-venv"
 rm -rf "$env"
 python3 -m venv "$env"
-"$env/bin/pip" install -q ./gen/python "protovalidate==$PROTOVALIDATE_PYTHON_VERSION" "pytest==$(sed -n 's/^pytest==//p' scripts/requirements-tools.txt)"
 rm -rf gen/python/build
+"$env/bin/pip" install -q ./gen/python "protovalidate==$PROTOVALIDATE_PYTHON_VERSION" "pytest==$(sed -n 's/^pytest==//p' scripts/requirements-tools.txt)"
 (cd "$TOOLS" && "$env/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/gen/python/tests")

@@ -46,20 +46,19 @@ install_maven() {
   done_before maven "$MAVEN_VERSION" && return
   log "installing Maven $MAVEN_VERSION (fetched with the machine's mvn)"
   command -v mvn >/dev/null || die "a Maven 3 is needed once to fetch Maven $MAVEN_VERSION; install maven first"
-  local tmp; tmp="$(mktemp -d)"
-  mvn -B -q -ntp -Dmaven.repo.local="$TOOLS/m2" "$DEPENDENCY_PLUGIN:copy" \
-    -Dartifact="org.apache.maven:apache-maven:$MAVEN_VERSION:tar.gz:bin" -DoutputDirectory="$tmp" >/dev/null \
-    || die "could not fetch Maven $MAVEN_VERSION"
+  local archive="$TOOLS/apache-maven.tar.gz"
+  maven_copy "org.apache.maven:apache-maven:$MAVEN_VERSION:tar.gz:bin" "$archive" mvn
   rm -rf "$MAVEN_HOME"; mkdir -p "$MAVEN_HOME"
-  tar -xzf "$tmp"/apache-maven-*.tar.gz -C "$MAVEN_HOME" --strip-components=1
-  rm -rf "$tmp"
+  tar -xzf "$archive" -C "$MAVEN_HOME" --strip-components=1
+  rm -f "$archive"
   stamp maven "$MAVEN_VERSION"
 }
 
-# maven_copy GROUP:ARTIFACT:VERSION[:TYPE:CLASSIFIER] DEST — fetch one artifact from Maven Central.
+# maven_copy GROUP:ARTIFACT:VERSION[:TYPE:CLASSIFIER] DEST [MVN] — fetch one artifact from
+# Maven Central into DEST, with the pinned Maven or, to bootstrap that, the machine's MVN.
 maven_copy() {
   local tmp; tmp="$(mktemp -d)"
-  "${MVN[@]}" -q "$DEPENDENCY_PLUGIN:copy" -Dartifact="$1" -DoutputDirectory="$tmp" -Dmdep.stripVersion=true >/dev/null \
+  "${3:-${MVN[0]}}" "${MVN[@]:1}" -q "$DEPENDENCY_PLUGIN:copy" -Dartifact="$1" -DoutputDirectory="$tmp" -Dmdep.stripVersion=true >/dev/null \
     || die "could not fetch $1"
   mv "$tmp"/* "$2"; rmdir "$tmp"
 }

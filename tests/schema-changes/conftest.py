@@ -7,6 +7,7 @@ with main, exactly as `make check` does for a developer. Tools are not copied: .
 node_modules/ are linked from this checkout.
 """
 
+import os
 import pathlib
 import shutil
 import subprocess
@@ -24,8 +25,6 @@ GIT_ENV = {
 
 
 def git(repo: pathlib.Path, *args: str) -> str:
-    import os
-
     result = subprocess.run(
         ["git", "-C", str(repo), *args],
         check=True,
