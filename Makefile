@@ -6,7 +6,7 @@ SHELL := bash
 MAKEFLAGS += --no-print-directory
 
 .PHONY: help all setup gen format lint format-check breaking drift check sdk \
-        test test-schema-changes test-sdk lint-workflows clean
+        test test-schema-changes test-sdk lint-workflows base-images clean
 
 help: ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -52,6 +52,9 @@ test-sdk: setup ## Build, install and smoke-test the three SDK packages.
 
 lint-workflows: setup ## actionlint over .github/workflows.
 	@scripts/lint-workflows.sh
+
+base-images: ## Start a Docker engine if none answers; build the local JRE and Node base images.
+	@scripts/build-base-images.sh
 
 clean: ## Remove build output (dist/, target/); keeps the tool cache in .tmp/.
 	@rm -rf dist gen/java/target gen/ts/dist gen/python/build
