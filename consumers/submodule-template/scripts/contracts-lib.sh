@@ -44,7 +44,7 @@ fetch_validate_proto() {
   [[ -f "$stamp" && "$(cat "$stamp")" == "$PROTOVALIDATE_VERSION" ]] && return
   echo "fetching buf/validate/validate.proto from build.buf:protovalidate:$PROTOVALIDATE_VERSION" >&2
   rm -rf "$DEPS_DIR"
-  "${MVN_CMD[@]}" -B -q "$DEPENDENCY_PLUGIN:unpack" \
+  "${MVN_CMD[@]}" -B -q -Dstyle.color=never "$DEPENDENCY_PLUGIN:unpack" \
     -Dartifact="build.buf:protovalidate:$PROTOVALIDATE_VERSION:jar" \
     -Dmdep.unpack.includes=buf/validate/validate.proto \
     -DoutputDirectory="$DEPS_DIR/proto" -DmarkersDirectory="$SCRATCH/markers" >&2 \
