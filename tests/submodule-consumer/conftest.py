@@ -34,7 +34,7 @@ ENV = {
     "GIT_CONFIG_COUNT": "1",
     "GIT_CONFIG_KEY_0": "protocol.file.allow",
     "GIT_CONFIG_VALUE_0": "always",
-    "MVN": f"{ROOT}/.tmp/maven/bin/mvn -Dmaven.repo.local={ROOT}/.tmp/m2",
+    "CONTRACTS_MVN": f"{ROOT}/.tmp/maven/bin/mvn -Dmaven.repo.local={ROOT}/.tmp/m2",
 }
 ENV.pop("GITHUB_ACTIONS", None)
 

@@ -14,8 +14,9 @@ DEPS_DIR="$SERVICE_ROOT/.contracts-deps"
 OVERRIDE_TRAILER="Contracts-Breaking-Override"
 
 export PATH="$SERVICE_ROOT/node_modules/.bin:$PATH"
-# The machine's Maven by default; CI or a test may name another, with its options (MVN="mvn -o").
-read -ra MVN_CMD <<<"${MVN:-mvn}"
+# The machine's Maven by default; CI or a test may name another, with its options
+# (CONTRACTS_MVN="mvn -o"). Not MVN: build scripts often hold their own Maven in that name.
+read -ra MVN_CMD <<<"${CONTRACTS_MVN:-mvn}"
 
 # In GitHub Actions, warnings and errors also become annotations on the pull request.
 warn() {
