@@ -4,9 +4,10 @@ The tests run in file order and share one world (conftest.py): each one moves th
 and the service on from where the previous one left them, as a team's history would.
 """
 
+import json
 import pathlib
 
-from conftest import ROOT, World, build, git, npm_install, run
+from conftest import ROOT, TEMPLATE, World, build, git, npm_install, run
 
 PERSON = "proto/acme/person/v1/person.proto"
 LAST_PERSON_FIELD = "  google.protobuf.Timestamp created_at = 6;\n"
@@ -38,6 +39,27 @@ def contracts_version(repo: pathlib.Path) -> str:
 
 def last_message(repo: pathlib.Path) -> str:
     return git(repo, "log", "-1", "--format=%B")
+
+
+def read_env(path: pathlib.Path) -> dict[str, str]:
+    pairs = (line.split("=", 1) for line in path.read_text().splitlines() if line and not line.startswith("#"))
+    return dict(pairs)
+
+
+def test_template_pins_the_versions_this_repository_pins():
+    # The template is copied into other repositories, so it carries literal versions of its
+    # own; they must not drift from versions.env (its lockfile is checked by npm_install).
+    versions = read_env(ROOT / "versions.env")
+    manifest = json.loads((TEMPLATE / "package.json").read_text())
+    pinned = {**manifest["dependencies"], **manifest["devDependencies"]}
+    assert pinned == {
+        "@bufbuild/buf": versions["BUF_VERSION"],
+        "@bufbuild/protoc-gen-es": versions["PROTOBUF_ES_VERSION"],
+        "@bufbuild/protobuf": versions["PROTOBUF_ES_VERSION"],
+        "@bufbuild/protovalidate": versions["PROTOVALIDATE_ES_VERSION"],
+        "typescript": versions["TYPESCRIPT_VERSION"],
+    }
+    assert read_env(TEMPLATE / "contracts.env")["PROTOVALIDATE_VERSION"] == versions["PROTOVALIDATE_JAVA_VERSION"]
 
 
 def test_service_generates_and_compiles_at_the_release_tag(world: World):
