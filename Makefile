@@ -6,10 +6,10 @@ SHELL := bash
 MAKEFLAGS += --no-print-directory
 
 .PHONY: help all setup gen format lint format-check breaking drift check sdk \
-        test test-schema-changes test-sdk lint-workflows base-images clean
+        test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean
 
 help: ## List the commands.
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-24s %s\n", $$1, $$2}'
 
 all: ## The main job: set up tools, run the governance gate, build the three SDKs, print a summary.
 	@scripts/main.sh
@@ -49,6 +49,9 @@ test-schema-changes: setup ## The schema-change suite: ≥20 proto edits against
 
 test-sdk: setup ## Build, install and smoke-test the three SDK packages.
 	@scripts/sdk.sh test
+
+test-submodule-consumer: setup ## The git-submodule consumer path: bump-contracts against real repos.
+	@scripts/test-submodule-consumer.sh
 
 lint-workflows: setup ## actionlint over .github/workflows.
 	@scripts/lint-workflows.sh

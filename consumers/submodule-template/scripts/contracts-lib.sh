@@ -1,0 +1,125 @@
+# contracts-lib.sh — sourced by the scripts/contracts-* commands and bump-contracts: strict
+# mode, this service's contracts settings (contracts.env), and the steps they share.
+set -euo pipefail
+
+SERVICE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$SERVICE_ROOT"
+
+# Settings come from contracts.env unless the environment already chose them.
+while IFS='=' read -r key value; do
+  [[ "$key" =~ ^[A-Z_]+$ ]] || continue
+  [[ -n "${!key:-}" ]] || printf -v "$key" '%s' "$value"
+done <contracts.env
+DEPS_DIR="$SERVICE_ROOT/.contracts-deps"
+OVERRIDE_TRAILER="Contracts-Breaking-Override"
+
+export PATH="$SERVICE_ROOT/node_modules/.bin:$PATH"
+# The machine's Maven by default; CI or a test may name another, with its options
+# (CONTRACTS_MVN="mvn -o"). Not MVN: build scripts often hold their own Maven in that name.
+read -ra MVN_CMD <<<"${CONTRACTS_MVN:-mvn}"
+
+# In GitHub Actions, warnings and errors also become annotations on the pull request.
+warn() {
+  if [[ "${GITHUB_ACTIONS:-}" == "true" ]]; then echo "::warning::$*"; fi
+  printf 'warning: %s\n' "$*" >&2
+}
+die() {
+  if [[ "${GITHUB_ACTIONS:-}" == "true" ]]; then echo "::error::$*"; fi
+  printf 'error: %s\n' "$*" >&2
+  exit 1
+}
+
+# A scratch folder for this run, removed on exit.
+SCRATCH="$(mktemp -d)"
+trap 'rm -rf "$SCRATCH"' EXIT
+
+require_submodule() {
+  [[ -d "$CONTRACTS_DIR" ]] && git -C "$CONTRACTS_DIR" rev-parse --git-dir >/dev/null 2>&1 \
+    || die "no contracts submodule at '$CONTRACTS_DIR' (git submodule update --init, or see README)"
+}
+
+# fetch_validate_proto — buf/validate/validate.proto into .contracts-deps/proto, once per
+# PROTOVALIDATE_VERSION. Only that file is unpacked from the jar; nothing else is kept.
+fetch_validate_proto() {
+  local stamp="$DEPS_DIR/version"
+  [[ -f "$stamp" && "$(cat "$stamp")" == "$PROTOVALIDATE_VERSION" ]] && return
+  echo "fetching buf/validate/validate.proto from build.buf:protovalidate:$PROTOVALIDATE_VERSION" >&2
+  rm -rf "$DEPS_DIR"
+  "${MVN_CMD[@]}" -B -q -Dstyle.color=never "$DEPENDENCY_PLUGIN:unpack" \
+    -Dartifact="build.buf:protovalidate:$PROTOVALIDATE_VERSION:jar" \
+    -Dmdep.unpack.includes=buf/validate/validate.proto \
+    -DoutputDirectory="$DEPS_DIR/proto" -DmarkersDirectory="$SCRATCH/markers" >&2 \
+    || die "could not fetch build.buf:protovalidate:$PROTOVALIDATE_VERSION with ${MVN_CMD[*]}"
+  [[ -f "$DEPS_DIR/proto/buf/validate/validate.proto" ]] || die "the protovalidate jar has no buf/validate/validate.proto"
+  echo "$PROTOVALIDATE_VERSION" >"$stamp"
+}
+
+# describe_pin COMMIT — the contracts version a commit is: its release tag (v*), or the
+# nearest one plus the distance ("v0.2.0-1-gabc1234"), or the short hash if none precedes it.
+describe_pin() {
+  git -C "$CONTRACTS_DIR" describe --tags --match 'v*' --always "$1"
+}
+
+# release_tag_of COMMIT — the v* tag pointing at COMMIT, empty if it is not a release.
+release_tag_of() {
+  git -C "$CONTRACTS_DIR" tag --points-at "$1" --list 'v*' | sort -V | tail -n 1
+}
+
+# export_pin COMMIT DEST — the contracts repository at COMMIT, as files, with validate.proto
+# linked where the contracts' own buf.yaml expects it (their second module, .tmp/proto-deps),
+# so buf judges it with the contracts' own modules and rules.
+export_pin() {
+  mkdir -p "$2"
+  git -C "$CONTRACTS_DIR" archive "$1" | tar -x -C "$2"
+  [[ -f "$2/buf.yaml" && -d "$2/proto" ]] || die "contracts commit $1 has no buf.yaml and proto/: is $CONTRACTS_DIR the contracts repository?"
+  rm -rf "$2/.tmp" && mkdir -p "$2/.tmp" # a committed .tmp is never followed
+  ln -s "$DEPS_DIR/proto" "$2/.tmp/proto-deps"
+}
+
+# breaking_check OLD NEW — buf breaking of contracts commit NEW against OLD, with the FILE
+# rules of NEW's buf.yaml. Prints buf's findings; returns 0 when safe, 1 when breaking.
+# Both pins must compile first: buf breaking reports compile errors with the same exit code.
+breaking_check() {
+  local old="$SCRATCH/old-$1" new="$SCRATCH/new-$2"
+  fetch_validate_proto
+  export_pin "$1" "$old"
+  export_pin "$2" "$new"
+  local pin dir
+  for pin in "$1:$old" "$2:$new"; do
+    dir="${pin#*:}"
+    (cd "$dir" && buf build -o /dev/null) || die "contracts at ${pin%%:*} do not compile"
+  done
+  local rc=0
+  (cd "$new" && buf breaking --against "$old" --error-format=msvs) >"$SCRATCH/findings" 2>&1 || rc=$?
+  BREAKING_FINDINGS="$(cat "$SCRATCH/findings")"
+  case "$rc" in
+    0) return 0 ;;
+    100) printf '%s\n' "$BREAKING_FINDINGS"; return 1 ;;
+    *) printf '%s\n' "$BREAKING_FINDINGS" >&2; die "buf breaking failed (exit $rc)" ;;
+  esac
+}
+
+# pin_at REV — the contracts commit the service's commit REV pins (empty if none).
+pin_at() {
+  git rev-parse -q --verify "$1:$CONTRACTS_DIR" 2>/dev/null || true
+}
+
+# ensure_commits SHA... — fetch the submodule when it lacks one of them (a shallow clone).
+ensure_commits() {
+  local sha
+  for sha in "$@"; do
+    git -C "$CONTRACTS_DIR" cat-file -e "$sha^{commit}" 2>/dev/null && continue
+    git -C "$CONTRACTS_DIR" fetch -q --tags origin || die "could not fetch the contracts repository"
+    git -C "$CONTRACTS_DIR" cat-file -e "$sha^{commit}" 2>/dev/null || die "contracts commit $sha is not in the contracts repository"
+  done
+}
+
+# report_pin COMMIT — warn when the pin is not a release, and say what the service is built against.
+report_pin() {
+  local tag
+  tag="$(release_tag_of "$1")"
+  if [[ -z "$tag" ]]; then
+    warn "contracts pin ${1:0:12} is not a release tag (v*) but $(describe_pin "$1"): pin a tag before releasing this service"
+  fi
+  echo "contracts: this service is now built against $(describe_pin "$1") (commit $1)"
+}
