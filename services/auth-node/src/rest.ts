@@ -26,6 +26,10 @@ import { assertValid } from "./validation.js";
 
 const MAX_BODY_BYTES = 64 * 1024;
 
+// Not a ConnectError subclass: ConnectError's instanceof accepts any ConnectError-shaped
+// object, so a subclass could not be told apart from the others.
+class BodyTooLargeError extends Error {}
+
 type Route = (body: unknown, ctx: HandlerContext) => Promise<unknown>;
 
 export function restHandler(app: App, log: Logger): (req: IncomingMessage, res: ServerResponse) => void {
@@ -64,6 +68,9 @@ export function restHandler(app: App, log: Logger): (req: IncomingMessage, res: 
       log.info("http", { method: req.method, path, status, ms: Math.round((performance.now() - started) * 10) / 10 });
     };
     const fail = (err: unknown) => {
+      if (err instanceof BodyTooLargeError) {
+        return send(413, { code: "resource_exhausted", message: `request body is larger than ${MAX_BODY_BYTES} bytes` });
+      }
       const error = err instanceof ConnectError ? err : new ConnectError("internal error", Code.Internal);
       if (!(err instanceof ConnectError)) log.error("unexpected error", { path, err });
       const retryAfter = error.metadata.get("retry-after");
@@ -115,7 +122,7 @@ function readBody(req: IncomingMessage): Promise<string> {
       size += chunk.length;
       // Past the limit the rest is read and dropped, so the error response still arrives.
       if (size > MAX_BODY_BYTES) {
-        reject(new ConnectError(`request body is larger than ${MAX_BODY_BYTES} bytes`, Code.ResourceExhausted));
+        reject(new BodyTooLargeError());
       } else {
         chunks.push(chunk);
       }
