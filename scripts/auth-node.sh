@@ -18,7 +18,7 @@ npm run --silent build -w services/auth-node
 cd "$service"
 case "$mode" in
   build) echo "auth-node: built into services/auth-node/dist" ;;
-  test) node --test --test-concurrency=1 dist/test/ ;;
+  test) node --test --test-concurrency=1 'dist/test/*.test.js' ;;
   bench) node dist/bench/mapping.bench.js ;;
   start) exec node dist/src/main.js ;;
   *) die "usage: auth-node.sh [build|test|bench|start]" ;;
