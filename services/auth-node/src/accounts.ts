@@ -38,7 +38,7 @@ export class Accounts {
     // Always one key derivation, against a dummy hash when the user is unknown, and the
     // disabled check only after it: every failing path costs the same.
     const passwordOk = await this.hasher.verify(password, user?.passwordHash);
-    if (!user || !passwordOk) {
+    if (!user || !passwordOk || user.disabled) {
       this.limiter.recordFailure(username, clientAddress);
       const reason = !user ? "unknown user" : !passwordOk ? "wrong password" : "user disabled";
       this.log.info("login failed", { username, clientAddress, reason });
