@@ -19,7 +19,11 @@ cd "$service"
 case "$mode" in
   build) echo "auth-node: built into services/auth-node/dist" ;;
   test) node --test --test-concurrency=1 'dist/test/*.test.js' ;;
-  bench) node dist/bench/mapping.bench.js ;;
+  bench)
+    node dist/bench/mapping.bench.js
+    node dist/bench/login-timing.bench.js
+    node dist/bench/protocols.bench.js
+    ;;
   start) exec node dist/src/main.js ;;
   *) die "usage: auth-node.sh [build|test|bench|start]" ;;
 esac
