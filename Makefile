@@ -6,7 +6,7 @@ SHELL := bash
 MAKEFLAGS += --no-print-directory
 
 .PHONY: help all setup gen format lint format-check breaking drift check sdk \
-        test test-schema-changes test-sdk lint-workflows clean \
+        test test-schema-changes test-sdk lint-workflows base-images clean \
         auth-node test-auth-node bench-auth run-auth
 
 help: ## List the commands.
@@ -65,6 +65,8 @@ bench-auth: setup ## Benchmark DTO↔protobuf-es mapping vs JSON, and login timi
 
 run-auth: setup ## Run the auth service in the foreground (configure with AUTH_* variables).
 	@scripts/auth-node.sh start
+base-images: ## Start a Docker engine if none answers; build the local JRE and Node base images.
+	@scripts/build-base-images.sh
 
 clean: ## Remove build output (dist/, target/); keeps the tool cache in .tmp/.
 	@rm -rf dist gen/java/target gen/ts/dist gen/python/build services/auth-node/dist
