@@ -7,7 +7,7 @@ MAKEFLAGS += --no-print-directory
 
 .PHONY: help all setup gen format lint format-check breaking drift check sdk \
         test test-schema-changes test-sdk lint-workflows base-images clean \
-        auth-node test-auth-node bench-auth run-auth
+        auth-node test-auth-node bench-auth run-auth image-auth
 
 help: ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -65,6 +65,10 @@ bench-auth: setup ## Benchmark DTO↔protobuf-es mapping vs JSON, and login timi
 
 run-auth: setup ## Run the auth service in the foreground (configure with AUTH_* variables).
 	@scripts/auth-node.sh start
+
+image-auth: setup ## Build the acme/auth-node Docker image (local base image) and smoke-test it.
+	@scripts/auth-node.sh image
+
 base-images: ## Start a Docker engine if none answers; build the local JRE and Node base images.
 	@scripts/build-base-images.sh
 

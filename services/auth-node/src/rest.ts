@@ -65,7 +65,13 @@ export function restHandler(app: App, log: Logger): (req: IncomingMessage, res: 
     const path = (req.url ?? "/").split("?")[0]!;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
-      log.info("http", { method: req.method, path, status, ms: Math.round((performance.now() - started) * 10) / 10 });
+      // Health probes every few seconds would drown the log at info.
+      (path === "/healthz" ? log.debug : log.info)("http", {
+        method: req.method,
+        path,
+        status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      });
     };
     const fail = (err: unknown) => {
       if (err instanceof BodyTooLargeError) {
