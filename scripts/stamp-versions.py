@@ -109,6 +109,22 @@ def main() -> None:
             v,
             own_version=True,
         ),
+        "services/auth-node/package.json": stamp_package_json(
+            "services/auth-node/package.json",
+            {
+                "@acme/contracts": "SDK_VERSION",
+                "@bufbuild/protobuf": "PROTOBUF_ES_VERSION",
+                "@bufbuild/protovalidate": "PROTOVALIDATE_ES_VERSION",
+                "@connectrpc/connect": "CONNECT_ES_VERSION",
+                "@connectrpc/connect-node": "CONNECT_ES_VERSION",
+                "jose": "JOSE_VERSION",
+                "@types/node": "NODE_TYPES_VERSION",
+                "tinybench": "TINYBENCH_VERSION",
+                "typescript": "TYPESCRIPT_VERSION",
+            },
+            v,
+            own_version=False,
+        ),
         "package-lock.json": stamp_lock_workspace_version(v),
         "gen/python/pyproject.toml": stamp_pyproject(
             "gen/python/pyproject.toml",

@@ -14,6 +14,7 @@ suites=(
   "sdk-java|scripts/sdk-java.sh test"
   "sdk-ts|scripts/sdk-ts.sh test"
   "sdk-python|scripts/sdk-python.sh test"
+  "auth-node|scripts/auth-node.sh test"
   "submodule-consumer|scripts/test-submodule-consumer.sh"
 )
 

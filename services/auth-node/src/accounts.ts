@@ -1,0 +1,117 @@
+// The auth service's rules, in plain terms: who may log in, what a token proves, how users
+// are created and disabled. Failures are ConnectErrors with the precise code; nothing here
+// knows about HTTP, protobuf messages or which protocol a call came in on.
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { Logger } from "./log.js";
+import type { LoginLimiter } from "./login-limiter.js";
+import type { PasswordHasher } from "./passwords.js";
+import { InvalidTokenError, type TokenClaims, type TokenService } from "./tokens.js";
+import type { RoleName, UserRecord, UserStore } from "./user-store.js";
+import { RetryInfoSchema } from "./gen/google/rpc/error_details_pb.js";
+
+// One message for unknown user, wrong password and disabled user: the caller learns nothing.
+export const LOGIN_FAILED = "invalid username or password";
+export const TOKEN_INVALID = "token is not valid";
+export const TOKEN_EXPIRED = "token expired";
+
+export interface IssuedToken {
+  token: string;
+  expiresAt: Date;
+}
+
+export class Accounts {
+  constructor(
+    private readonly store: UserStore,
+    private readonly hasher: PasswordHasher,
+    private readonly tokens: TokenService,
+    private readonly limiter: LoginLimiter,
+    private readonly log: Logger,
+  ) {}
+
+  async login(username: string, password: string, clientAddress: string): Promise<IssuedToken> {
+    const retryAfter = this.limiter.retryAfterSeconds(username, clientAddress);
+    if (retryAfter > 0) {
+      this.log.warn("login refused: too many failures", { username, clientAddress, retryAfterSeconds: retryAfter });
+      throw tooManyFailures(retryAfter);
+    }
+    const user = this.store.find(username);
+    // Always one key derivation, against a dummy hash when the user is unknown, and the
+    // disabled check only after it: every failing path costs the same.
+    const passwordOk = await this.hasher.verify(password, user?.passwordHash);
+    if (!user || !passwordOk || user.disabled) {
+      this.limiter.recordFailure(username, clientAddress);
+      const reason = !user ? "unknown user" : !passwordOk ? "wrong password" : "user disabled";
+      this.log.info("login failed", { username, clientAddress, reason });
+      throw new ConnectError(LOGIN_FAILED, Code.Unauthenticated);
+    }
+    this.limiter.recordSuccess(username);
+    const issued = await this.tokens.issue(user.username, user.roles);
+    this.log.info("login succeeded", { username, clientAddress });
+    return issued;
+  }
+
+  /** What a token proves, if it is valid now and its user still exists and is enabled. */
+  async validate(token: string): Promise<TokenClaims> {
+    let claims: TokenClaims;
+    try {
+      claims = await this.tokens.verify(token);
+    } catch (err) {
+      if (!(err instanceof InvalidTokenError)) throw err;
+      this.log.debug("token refused", { reason: err.message });
+      throw new ConnectError(err.expired ? TOKEN_EXPIRED : TOKEN_INVALID, Code.Unauthenticated);
+    }
+    const user = this.store.find(claims.subject);
+    if (!user || user.disabled) {
+      this.log.debug("token refused", { reason: user ? "user disabled" : "user unknown", subject: claims.subject });
+      throw new ConnectError(TOKEN_INVALID, Code.Unauthenticated);
+    }
+    return claims;
+  }
+
+  async createUser(username: string, password: string, roles: RoleName[]): Promise<UserRecord> {
+    const user: UserRecord = {
+      username,
+      passwordHash: await this.hasher.hash(password),
+      roles,
+      disabled: false,
+      createdAt: new Date(),
+    };
+    if (!this.store.insert(user)) {
+      throw new ConnectError(`user "${username}" already exists`, Code.AlreadyExists);
+    }
+    this.log.info("user created", { username, roles });
+    return user;
+  }
+
+  disableUser(username: string): UserRecord {
+    const user = this.store.disable(username);
+    if (!user) throw new ConnectError(`user "${username}" not found`, Code.NotFound);
+    this.log.info("user disabled", { username });
+    return user;
+  }
+
+  listUsers(): UserRecord[] {
+    return this.store.list();
+  }
+
+  /** First start: create the configured admin when there are no users at all. */
+  async bootstrapAdmin(username: string, password: string | undefined): Promise<void> {
+    if (this.store.count() > 0) return;
+    if (!password || password.length < 12) {
+      throw new Error("the user database is empty: set AUTH_ADMIN_PASSWORD (12 characters or more) to create the first admin");
+    }
+    await this.createUser(username, password, ["ROLE_ADMIN", "ROLE_USER"]);
+    this.log.info("created the first admin from configuration", { username });
+  }
+}
+
+function tooManyFailures(retryAfterSeconds: number): ConnectError {
+  // The hint travels twice: as a google.rpc.RetryInfo detail for gRPC clients that decode
+  // details, and as "retry-after" metadata (seconds) for everyone else.
+  return new ConnectError(
+    `too many failed logins; retry in ${retryAfterSeconds} s`,
+    Code.ResourceExhausted,
+    { "retry-after": String(retryAfterSeconds) },
+    [{ desc: RetryInfoSchema, value: { retryDelay: { seconds: BigInt(retryAfterSeconds) } } }],
+  );
+}

@@ -1,0 +1,80 @@
+// Configuration from environment variables, each with a documented default
+// (services/auth-node/README.md). Invalid values stop the start with a clear message
+// instead of being silently replaced by defaults.
+import { resolve } from "node:path";
+import { type LogLevel, logLevels } from "./log.js";
+
+export interface LoginLimits {
+  /** Failed logins for one username within the window before further attempts are refused. */
+  perUser: number;
+  /** Failed logins from one client address within the window before further attempts are refused. */
+  perAddress: number;
+  windowSeconds: number;
+}
+
+export interface Config {
+  host: string;
+  /** gRPC, gRPC-Web and Connect (HTTP/2 without TLS). 0 picks a free port. */
+  port: number;
+  /** The REST/JSON twin and the JWKS document (HTTP/1.1). 0 picks a free port. */
+  restPort: number;
+  dataDir: string;
+  issuer: string;
+  audience: string;
+  tokenTtlSeconds: number;
+  clockSkewSeconds: number;
+  adminUsername: string;
+  /** Only needed on first start, when the user database is empty. */
+  adminPassword: string | undefined;
+  logLevel: LogLevel;
+  loginLimits: LoginLimits;
+  /** log2 of scrypt's cost parameter N for new password hashes. */
+  scryptLogN: number;
+  shutdownGraceMs: number;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return fallback;
+    if (!/^[0-9]+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+    const value = Number(raw);
+    if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+    return value;
+  };
+  const str = (name: string, fallback: string): string => {
+    const raw = env[name];
+    return raw === undefined || raw === "" ? fallback : raw;
+  };
+  const logLevel = str("AUTH_LOG_LEVEL", "info");
+  if (!(logLevels as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`AUTH_LOG_LEVEL must be one of ${logLevels.join(", ")}, got "${logLevel}"`);
+  }
+  return {
+    host: str("AUTH_HOST", "0.0.0.0"),
+    port: int("AUTH_PORT", 50051, 0, 65535),
+    restPort: int("AUTH_REST_PORT", 8081, 0, 65535),
+    dataDir: resolve(str("AUTH_DATA_DIR", "data")),
+    issuer: str("AUTH_ISSUER", "acme-auth"),
+    audience: str("AUTH_AUDIENCE", "acme"),
+    tokenTtlSeconds: int("AUTH_TOKEN_TTL_SECONDS", 3600, 1, 7 * 24 * 3600),
+    clockSkewSeconds: int("AUTH_CLOCK_SKEW_SECONDS", 30, 0, 300),
+    adminUsername: str("AUTH_ADMIN_USERNAME", "admin"),
+    adminPassword: env["AUTH_ADMIN_PASSWORD"] || undefined,
+    logLevel: logLevel as LogLevel,
+    loginLimits: {
+      perUser: int("AUTH_LOGIN_MAX_FAILURES_PER_USER", 5, 1, 1_000_000),
+      perAddress: int("AUTH_LOGIN_MAX_FAILURES_PER_ADDRESS", 20, 1, 1_000_000),
+      windowSeconds: int("AUTH_LOGIN_FAILURE_WINDOW_SECONDS", 900, 1, 86_400),
+    },
+    // 2^15 costs about 50 ms and 32 MiB per hash on one core: slow for guessing, fine for logins.
+    scryptLogN: int("AUTH_SCRYPT_LOG_N", 15, 10, 20),
+    shutdownGraceMs: int("AUTH_SHUTDOWN_GRACE_SECONDS", 10, 0, 600) * 1000,
+  };
+}

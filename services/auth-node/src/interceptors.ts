@@ -1,0 +1,57 @@
+// The interceptors every RPC runs through, outermost first: the access log sees the final
+// status; the error boundary turns unexpected exceptions into a bare INTERNAL; validation
+// runs before any handler.
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import type { Validator } from "@bufbuild/protovalidate";
+import type { Logger } from "./log.js";
+import { validationInterceptor } from "./validation.js";
+
+export function interceptors(log: Logger, validator: Validator): Interceptor[] {
+  return [accessLog(log), errorBoundary(log), validationInterceptor(validator)];
+}
+
+/** One line per call: procedure, protocol, status code, duration. No messages, no metadata. */
+export function accessLog(log: Logger): Interceptor {
+  return (next) => async (req) => {
+    const started = performance.now();
+    const fields = { procedure: `${req.service.typeName}/${req.method.name}`, contentType: req.header.get("content-type") };
+    const done = (code: string) => log.info("rpc", { ...fields, code, ms: Math.round((performance.now() - started) * 10) / 10 });
+    try {
+      const res = await next(req);
+      if (!res.stream) done("ok");
+      else log.debug("rpc stream opened", fields);
+      return res;
+    } catch (err) {
+      done(Code[ConnectError.from(err).code] ?? "unknown");
+      throw err;
+    }
+  };
+}
+
+/** Exceptions that are not ConnectErrors are bugs or broken infrastructure: log them in full
+ * and tell the caller only INTERNAL, so no internals (SQL, paths, stack) leak. */
+export function errorBoundary(log: Logger): Interceptor {
+  const hide = (err: unknown, procedure: string): unknown => {
+    if (err instanceof ConnectError) return err;
+    log.error("unexpected error", { procedure, err });
+    return new ConnectError("internal error", Code.Internal);
+  };
+  return (next) => async (req) => {
+    const procedure = `${req.service.typeName}/${req.method.name}`;
+    try {
+      const res = await next(req);
+      if (!res.stream) return res;
+      const messages = res.message;
+      async function* guarded() {
+        try {
+          yield* messages;
+        } catch (err) {
+          throw hide(err, procedure);
+        }
+      }
+      return { ...res, message: guarded() };
+    } catch (err) {
+      throw hide(err, procedure);
+    }
+  };
+}

@@ -1,0 +1,139 @@
+// The REST/JSON twin on HTTP/1.1, for side-by-side comparisons with the gRPC port:
+//   POST /api/login     {"username","password"} → {"token","expiresAt"}
+//   POST /api/validate  {"token"}               → {"subject","roles","expiresAt"}
+//   GET  /.well-known/jwks.json                 → the token verification key
+//   GET  /healthz                               → 200 while serving, 503 once shutting down
+// Bodies use the proto3 JSON mapping of the same messages, requests pass the same
+// validation, and calls run the same service implementation as the RPCs. Errors use the
+// Connect protocol's JSON error shape and HTTP status mapping, plus Retry-After.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { create, type DescMessage, fromJson, type MessageShape, toJson } from "@bufbuild/protobuf";
+import { Code, ConnectError, createContextValues, createHandlerContext, type HandlerContext } from "@connectrpc/connect";
+import { codeToHttpStatus, errorToJson } from "@connectrpc/connect/protocol-connect";
+import {
+  AuthService,
+  LoginRequestSchema,
+  LoginResponseSchema,
+  ValidateTokenRequestSchema,
+  ValidateTokenResponseSchema,
+} from "@acme/contracts/acme/auth/v1/auth_service_pb";
+import type { App } from "./app.js";
+import { clientAddressKey } from "./context.js";
+import { ServingStatus } from "./health.js";
+import type { Logger } from "./log.js";
+import { jwks } from "./signing-key.js";
+import { assertValid } from "./validation.js";
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+// Not a ConnectError subclass: ConnectError's instanceof accepts any ConnectError-shaped
+// object, so a subclass could not be told apart from the others.
+class BodyTooLargeError extends Error {}
+
+type Route = (body: unknown, ctx: HandlerContext) => Promise<unknown>;
+
+export function restHandler(app: App, log: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+  const unary = <I extends DescMessage, O extends DescMessage>(
+    input: I,
+    output: O,
+    impl: (req: MessageShape<I>, ctx: HandlerContext) => unknown,
+  ): Route => {
+    return async (body, ctx) => {
+      let message: MessageShape<I>;
+      try {
+        message = fromJson(input, body as never);
+      } catch (err) {
+        throw new ConnectError(`invalid request body: ${(err as Error).message}`, Code.InvalidArgument);
+      }
+      assertValid(app.validator, input, message);
+      return toJson(output, create(output, (await impl(message, ctx)) as never));
+    };
+  };
+  const routes = new Map<string, { method: (typeof AuthService.method)[keyof typeof AuthService.method]; run: Route }>([
+    ["/api/login", { method: AuthService.method.login, run: unary(LoginRequestSchema, LoginResponseSchema, app.auth.login) }],
+    [
+      "/api/validate",
+      {
+        method: AuthService.method.validateToken,
+        run: unary(ValidateTokenRequestSchema, ValidateTokenResponseSchema, app.auth.validateToken),
+      },
+    ],
+  ]);
+
+  return (req, res) => {
+    const started = performance.now();
+    const path = (req.url ?? "/").split("?")[0]!;
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+      // Health probes every few seconds would drown the log at info.
+      (path === "/healthz" ? log.debug : log.info)("http", {
+        method: req.method,
+        path,
+        status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      });
+    };
+    const fail = (err: unknown) => {
+      if (err instanceof BodyTooLargeError) {
+        return send(413, { code: "resource_exhausted", message: `request body is larger than ${MAX_BODY_BYTES} bytes` });
+      }
+      const error = err instanceof ConnectError ? err : new ConnectError("internal error", Code.Internal);
+      if (!(err instanceof ConnectError)) log.error("unexpected error", { path, err });
+      const retryAfter = error.metadata.get("retry-after");
+      send(codeToHttpStatus(error.code), errorToJson(error, undefined), retryAfter ? { "retry-after": retryAfter } : {});
+    };
+
+    if (req.method === "GET" && path === "/.well-known/jwks.json") {
+      return send(200, jwks(app.signingKey), { "cache-control": "max-age=300" });
+    }
+    if (req.method === "GET" && path === "/healthz") {
+      const serving = app.health.get("") === ServingStatus.SERVING;
+      return send(serving ? 200 : 503, { status: serving ? "SERVING" : "NOT_SERVING" });
+    }
+    const route = routes.get(path);
+    if (!route) return send(404, { code: "not_found", message: `no route for ${path}` });
+    if (req.method !== "POST") return send(405, { code: "unimplemented", message: "use POST" }, { allow: "POST" });
+    if (!/^application\/json\b/i.test(req.headers["content-type"] ?? "")) {
+      return fail(new ConnectError('content-type must be "application/json"', Code.InvalidArgument));
+    }
+
+    readBody(req)
+      .then((text) => {
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          throw new ConnectError("request body is not valid JSON", Code.InvalidArgument);
+        }
+        const ctx = createHandlerContext({
+          service: AuthService,
+          method: route.method,
+          protocolName: "rest",
+          requestMethod: "POST",
+          url: path,
+          requestHeader: req.headers as Record<string, string>,
+          contextValues: createContextValues().set(clientAddressKey, req.socket.remoteAddress ?? "unknown"),
+        });
+        return route.run(body, ctx);
+      })
+      .then((body) => send(200, body), fail);
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      // Past the limit the rest is read and dropped, so the error response still arrives.
+      if (size > MAX_BODY_BYTES) {
+        reject(new BodyTooLargeError());
+      } else {
+        chunks.push(chunk);
+      }
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}

@@ -1,0 +1,114 @@
+// Unit tests of the parts with arithmetic or parsing of their own: configuration, the
+// sliding-window login limiter (on a clock the test moves), password hashing.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { Code } from "@connectrpc/connect";
+import { ConfigError, loadConfig } from "../src/config.js";
+import { LoginLimiter } from "../src/login-limiter.js";
+import { PasswordHasher } from "../src/passwords.js";
+import { ADMIN, inMemory, rejects } from "./support.js";
+
+describe("configuration", () => {
+  it("has the documented defaults", () => {
+    const c = loadConfig({});
+    assert.equal(c.port, 50051);
+    assert.equal(c.restPort, 8081);
+    assert.equal(c.host, "0.0.0.0");
+    assert.equal(c.dataDir, `${process.cwd()}/data`);
+    assert.equal(c.issuer, "acme-auth");
+    assert.equal(c.audience, "acme");
+    assert.equal(c.tokenTtlSeconds, 3600);
+    assert.equal(c.clockSkewSeconds, 30);
+    assert.equal(c.adminUsername, "admin");
+    assert.equal(c.adminPassword, undefined);
+    assert.equal(c.logLevel, "info");
+    assert.deepEqual(c.loginLimits, { perUser: 5, perAddress: 20, windowSeconds: 900 });
+    assert.equal(c.scryptLogN, 15);
+    assert.equal(c.shutdownGraceMs, 10_000);
+  });
+
+  it("reads every variable, and port 0", () => {
+    const c = loadConfig({ AUTH_PORT: "0", AUTH_REST_PORT: "0", AUTH_DATA_DIR: "/srv/auth", AUTH_TOKEN_TTL_SECONDS: "60", AUTH_LOG_LEVEL: "warn" });
+    assert.deepEqual([c.port, c.restPort, c.dataDir, c.tokenTtlSeconds, c.logLevel], [0, 0, "/srv/auth", 60, "warn"]);
+  });
+
+  it("refuses values it cannot use, naming the variable", () => {
+    for (const [name, value] of [
+      ["AUTH_PORT", "70000"],
+      ["AUTH_PORT", "http"],
+      ["AUTH_TOKEN_TTL_SECONDS", "0"],
+      ["AUTH_LOG_LEVEL", "verbose"],
+      ["AUTH_SCRYPT_LOG_N", "4"],
+    ]) {
+      assert.throws(() => loadConfig({ [name!]: value }), (err: Error) => err instanceof ConfigError && err.message.includes(name!));
+    }
+  });
+});
+
+describe("login limiter", () => {
+  const limits = { perUser: 3, perAddress: 5, windowSeconds: 60 };
+  it("blocks a user after the limit until the oldest failure leaves the window", () => {
+    let now = 1_000_000;
+    const limiter = new LoginLimiter(limits, () => now);
+    for (let i = 0; i < 3; i++) {
+      assert.equal(limiter.retryAfterSeconds("ann", "10.0.0.1"), 0);
+      limiter.recordFailure("ann", "10.0.0.1");
+      now += 10_000;
+    }
+    // Failures at 0 s, 10 s, 20 s; now 30 s: the first leaves the window at 60 s.
+    assert.equal(limiter.retryAfterSeconds("ann", "10.0.0.2"), 30);
+    assert.equal(limiter.retryAfterSeconds("bob", "10.0.0.2"), 0, "other users and addresses are not affected");
+    now += 30_000;
+    assert.equal(limiter.retryAfterSeconds("ann", "10.0.0.1"), 0);
+  });
+
+  it("blocks an address across usernames; a success clears the user, not the address", () => {
+    let now = 0;
+    const limiter = new LoginLimiter(limits, () => now);
+    limiter.recordFailure("ann", "10.0.0.9");
+    limiter.recordFailure("ann", "10.0.0.9");
+    limiter.recordSuccess("ann");
+    assert.equal(limiter.retryAfterSeconds("ann", "10.0.0.1"), 0);
+    for (const user of ["b1", "b2", "b3"]) limiter.recordFailure(user, "10.0.0.9");
+    now = 1_000;
+    assert.equal(limiter.retryAfterSeconds("zed", "10.0.0.9"), 59);
+  });
+});
+
+describe("password hashing", () => {
+  it("salts every hash and verifies only the right password", async () => {
+    const hasher = await PasswordHasher.create(10);
+    const [a, b] = [await hasher.hash("s3cret-password"), await hasher.hash("s3cret-password")];
+    assert.notEqual(a, b, "per-user salt");
+    assert.match(a, /^scrypt\$10\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
+    assert.equal(await hasher.verify("s3cret-password", a), true);
+    assert.equal(await hasher.verify("s3cret-passwore", a), false);
+    assert.equal(await hasher.verify("s3cret-password", undefined), false);
+    // A hash made with other parameters still verifies: they are stored with it.
+    assert.equal(await (await PasswordHasher.create(11)).verify("s3cret-password", a), true);
+  });
+
+  it("makes an unknown user cost the same key derivation as a wrong password", async () => {
+    // Not a speed target: without the dummy hash an unknown user answers ~30× faster, so
+    // a wide band catches that regression without depending on this machine's speed.
+    // (bench/login-timing prints the precise figures.)
+    const m = await inMemory({ scryptLogN: 14, loginLimits: { perUser: 1000, perAddress: 1000, windowSeconds: 60 } });
+    try {
+      // Interleaved, so changes in machine load hit both kinds of attempt alike.
+      const times: Record<string, number[]> = { "no-such-user": [], [ADMIN.username]: [] };
+      for (let i = 0; i < 9; i++) {
+        for (const username of Object.keys(times)) {
+          const started = performance.now();
+          await rejects(m.client.login({ username, password: "wrong-password" }), Code.Unauthenticated);
+          times[username]!.push(performance.now() - started);
+        }
+      }
+      const median = (list: number[]) => [...list].sort((x, y) => x - y)[4]!;
+      const [unknown, wrong] = [median(times["no-such-user"]!), median(times[ADMIN.username]!)];
+      const ratio = unknown / wrong;
+      assert.ok(ratio > 0.5 && ratio < 2, `unknown user ${unknown.toFixed(1)} ms vs wrong password ${wrong.toFixed(1)} ms`);
+    } finally {
+      await m.close();
+    }
+  });
+});
