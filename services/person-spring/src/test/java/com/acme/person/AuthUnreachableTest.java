@@ -21,7 +21,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /** With nothing listening at AUTH_ADDRESS every call is UNAVAILABLE, promptly. */
-@SpringBootTest(properties = {"spring.grpc.server.port=0", "server.port=0", "person.auth.deadline=500ms"})
+@SpringBootTest(properties = {"spring.grpc.server.port=0", "server.port=0", "person.auth.deadline=2s"})
 class AuthUnreachableTest {
 
   @DynamicPropertySource

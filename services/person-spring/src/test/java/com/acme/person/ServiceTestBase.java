@@ -35,7 +35,7 @@ import org.springframework.test.context.DynamicPropertySource;
       "spring.grpc.server.port=0",
       "person.register-people.batch-size=100",
       "person.list-people.chunk-size=16",
-      "person.auth.deadline=500ms"
+      "person.auth.deadline=2s"
     })
 public abstract class ServiceTestBase {
 

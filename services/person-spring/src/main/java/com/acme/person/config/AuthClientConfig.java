@@ -14,7 +14,11 @@ public class AuthClientConfig {
   /** Shut down (inferred destroy method) after the gRPC server has drained. */
   @Bean
   ManagedChannel authChannel(PersonProperties properties) {
-    return NettyChannelBuilder.forTarget(properties.auth().address()).usePlaintext().build();
+    ManagedChannel channel =
+        NettyChannelBuilder.forTarget(properties.auth().address()).usePlaintext().build();
+    // Connect now, so the first caller's deadline is not spent on the connection.
+    channel.getState(true);
+    return channel;
   }
 
   @Bean
