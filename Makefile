@@ -6,7 +6,8 @@ SHELL := bash
 MAKEFLAGS += --no-print-directory
 
 .PHONY: help all setup gen format lint format-check breaking drift check sdk \
-        test test-schema-changes test-sdk lint-workflows clean
+        test test-schema-changes test-sdk lint-workflows clean \
+        test-person test-person-postgres bench-person run-person
 
 help: ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -50,8 +51,20 @@ test-schema-changes: setup ## The schema-change suite: ≥20 proto edits against
 test-sdk: setup ## Build, install and smoke-test the three SDK packages.
 	@scripts/sdk.sh test
 
+test-person: setup ## person-spring's tests (H2): every RPC through the real server and client.
+	@scripts/test-person-spring.sh
+
+test-person-postgres: setup ## person-spring's tests on the postgres profile, against a throwaway PostgreSQL.
+	@scripts/test-person-postgres.sh
+
+bench-person: setup ## person-spring's JMH benchmarks: mappers, protobuf vs JSON; prints the table.
+	@scripts/bench-person.sh
+
+run-person: setup ## Build and run person-spring (GRPC_PORT, REST_PORT, AUTH_ADDRESS, DB_URL…).
+	@scripts/run-person.sh
+
 lint-workflows: setup ## actionlint over .github/workflows.
 	@scripts/lint-workflows.sh
 
 clean: ## Remove build output (dist/, target/); keeps the tool cache in .tmp/.
-	@rm -rf dist gen/java/target gen/ts/dist gen/python/build
+	@rm -rf dist gen/java/target gen/ts/dist gen/python/build services/person-spring/target services/person-spring/benchmarks/target

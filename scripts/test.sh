@@ -14,6 +14,8 @@ suites=(
   "sdk-java|scripts/sdk-java.sh test"
   "sdk-ts|scripts/sdk-ts.sh test"
   "sdk-python|scripts/sdk-python.sh test"
+  "person-spring|scripts/test-person-spring.sh"
+  "person-spring-postgres|scripts/test-person-postgres.sh"
 )
 
 passed=0 failed=0 report=()
