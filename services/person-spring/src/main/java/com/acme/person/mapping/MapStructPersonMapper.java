@@ -4,8 +4,10 @@ import com.acme.person.domain.AddressDto;
 import com.acme.person.domain.PersonDto;
 import com.acme.person.v1.Address;
 import com.acme.person.v1.Person;
+import com.google.protobuf.ProtocolStringList;
 import com.google.protobuf.Timestamp;
 import java.time.Instant;
+import java.util.List;
 import org.mapstruct.CollectionMappingStrategy;
 import org.mapstruct.Mapper;
 import org.mapstruct.Mapping;
@@ -40,6 +42,14 @@ public interface MapStructPersonMapper extends PersonMapper {
 
   default Instant toInstant(Timestamp timestamp) {
     return ProtoTimes.toInstant(timestamp);
+  }
+
+  /**
+   * One immutable copy of the hobbies, which PersonDto then keeps as is (MapStruct's default
+   * would copy into an ArrayList that PersonDto copies again).
+   */
+  default List<String> hobbies(ProtocolStringList hobbies) {
+    return List.copyOf(hobbies);
   }
 
   @org.mapstruct.Named("emptyToNull")
