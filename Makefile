@@ -6,8 +6,8 @@ SHELL := bash
 MAKEFLAGS += --no-print-directory
 
 .PHONY: help all setup gen format lint format-check breaking drift check sdk \
-        test test-schema-changes test-sdk lint-workflows clean \
-        test-person test-person-postgres bench-person run-person
+        test test-schema-changes test-sdk lint-workflows base-images clean \
+        test-person test-person-postgres bench-person run-person docker-person
 
 help: ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -65,6 +65,9 @@ run-person: setup ## Build and run person-spring (GRPC_PORT, REST_PORT, AUTH_ADD
 
 lint-workflows: setup ## actionlint over .github/workflows.
 	@scripts/lint-workflows.sh
+
+base-images: ## Start a Docker engine if none answers; build the local JRE and Node base images.
+	@scripts/build-base-images.sh
 
 clean: ## Remove build output (dist/, target/); keeps the tool cache in .tmp/.
 	@rm -rf dist gen/java/target gen/ts/dist gen/python/build services/person-spring/target services/person-spring/benchmarks/target
