@@ -60,6 +60,9 @@ test-person-postgres: setup ## person-spring's tests on the postgres profile, ag
 bench-person: setup ## person-spring's JMH benchmarks: mappers, protobuf vs JSON; prints the table.
 	@scripts/bench-person.sh
 
+docker-person: setup ## Build person-spring's image (BASE_IMAGE, default the local acme/jre-base:17) and smoke-run it.
+	@scripts/docker-person.sh
+
 run-person: setup ## Build and run person-spring (GRPC_PORT, REST_PORT, AUTH_ADDRESS, DB_URL…).
 	@scripts/run-person.sh
 
