@@ -4,20 +4,21 @@
 # PG_PASSWORD, and stops and deletes it when the calling script exits. Installs Debian's
 # postgresql package when no server binaries are found.
 
-# as_postgres CMD… — run as the postgres user (root here; sudo on GitHub's runners).
+# as_postgres / as_root CMD… — run as the postgres user or root (we are root here; GitHub's
+# runners go through sudo).
 as_postgres() {
   if [[ $EUID -eq 0 ]]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi
 }
+as_root() { if [[ $EUID -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 
 pg_bin() { find /usr/lib/postgresql -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -1; }
 
 start_throwaway_postgres() {
   if [[ -z "$(pg_bin)" ]]; then
     log "installing PostgreSQL (Debian package postgresql)"
-    local sudo_=(); [[ $EUID -eq 0 ]] || sudo_=(sudo)
-    "${sudo_[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null \
-      || { "${sudo_[@]}" apt-get update -q >/dev/null \
-        && "${sudo_[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null; } \
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null \
+      || { as_root apt-get update -q >/dev/null \
+        && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null; } \
       || die "could not install PostgreSQL"
   fi
   PG_BIN="$(pg_bin)"
@@ -25,7 +26,7 @@ start_throwaway_postgres() {
 
   PG_WORK="$(mktemp -d)"
   chmod 755 "$PG_WORK"
-  install -d -o postgres -g postgres -m 700 "$PG_WORK/data"
+  as_root install -d -o postgres -g postgres -m 700 "$PG_WORK/data"
   local port
   port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
   trap stop_throwaway_postgres EXIT
@@ -44,5 +45,5 @@ start_throwaway_postgres() {
 stop_throwaway_postgres() {
   [[ -n "${PG_WORK:-}" ]] || return 0
   as_postgres "$PG_BIN/pg_ctl" -D "$PG_WORK/data" -m immediate stop >/dev/null 2>&1 || true
-  rm -rf "$PG_WORK"
+  as_root rm -rf "$PG_WORK"
 }
