@@ -7,7 +7,8 @@ MAKEFLAGS += --no-print-directory
 
 .PHONY: help all setup gen format lint format-check breaking drift check sdk \
         test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean \
-        auth-node test-auth-node bench-auth run-auth image-auth
+        auth-node test-auth-node bench-auth run-auth image-auth \
+        test-person test-person-postgres bench-person run-person image-person
 
 help: ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-24s %s\n", $$1, $$2}'
@@ -53,6 +54,20 @@ test-sdk: setup ## Build, install and smoke-test the three SDK packages.
 
 test-submodule-consumer: setup ## The git-submodule consumer path: bump-contracts against real repos.
 	@scripts/test-submodule-consumer.sh
+test-person: setup ## person-spring's tests (H2): every RPC through the real server and client.
+	@scripts/test-person-spring.sh
+
+test-person-postgres: setup ## person-spring's tests on the postgres profile, against a throwaway PostgreSQL.
+	@scripts/test-person-postgres.sh
+
+bench-person: setup ## person-spring's JMH benchmarks: mappers, protobuf vs JSON; prints the table.
+	@scripts/bench-person.sh
+
+image-person: setup ## Build person-spring's image (BASE_IMAGE, default the local acme/jre-base:17) and smoke-run it.
+	@scripts/docker-person.sh
+
+run-person: setup ## Build and run person-spring (GRPC_PORT, REST_PORT, AUTH_ADDRESS, DB_URL…).
+	@scripts/run-person.sh
 
 lint-workflows: setup ## actionlint over .github/workflows.
 	@scripts/lint-workflows.sh
@@ -76,4 +91,4 @@ base-images: ## Start a Docker engine if none answers; build the local JRE and N
 	@scripts/build-base-images.sh
 
 clean: ## Remove build output (dist/, target/); keeps the tool cache in .tmp/.
-	@rm -rf dist gen/java/target gen/ts/dist gen/python/build services/auth-node/dist
+	@rm -rf dist gen/java/target gen/ts/dist gen/python/build services/auth-node/dist services/person-spring/target services/person-spring/benchmarks/target

@@ -126,6 +126,13 @@ def main() -> None:
             own_version=False,
         ),
         "package-lock.json": stamp_lock_workspace_version(v),
+        # The service has its own version; only the SDK it depends on follows SDK_VERSION.
+        "services/person-spring/pom.xml": sub_once(
+            (ROOT / "services/person-spring/pom.xml").read_text(),
+            xml_tag("acme-contracts.version"),
+            v["SDK_VERSION"],
+            "services/person-spring/pom.xml",
+        ),
         "gen/python/pyproject.toml": stamp_pyproject(
             "gen/python/pyproject.toml",
             {"protobuf": "PROTOBUF_PYTHON_VERSION", "grpcio": "GRPCIO_VERSION"},

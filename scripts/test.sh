@@ -16,6 +16,8 @@ suites=(
   "sdk-python|scripts/sdk-python.sh test"
   "auth-node|scripts/auth-node.sh test"
   "submodule-consumer|scripts/test-submodule-consumer.sh"
+  "person-spring|scripts/test-person-spring.sh"
+  "person-spring-postgres|scripts/test-person-postgres.sh"
 )
 
 passed=0 failed=0 report=()

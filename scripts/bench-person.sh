@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# bench-person.sh — person-spring's JMH benchmarks in one command: builds the benchmarks
+# module (root reactor, -Pbench), runs JMH with its GC profiler and prints the table of ns/op
+# and B/op (± error), the encoded sizes, and PASS/MISS for the issue's two targets.
+# Then the memory evidence for RegisterPeople: BENCH_PEOPLE (1,000,000) people through one
+# stream into H2 on disk and into a throwaway PostgreSQL, in a JVM with a 128 MB heap.
+# Settings (env): BENCH_FORKS (1), BENCH_WARMUPS (3), BENCH_ITERATIONS (5), each iteration
+# and warm-up 1 s; BENCH_FILTER (a JMH regexp, default all); BENCH_PEOPLE; BENCH_MEMORY=0
+# skips the memory run. About 15 minutes on 2 cores.
+source "$(dirname "$0")/lib.sh"
+source "$ROOT/scripts/lib-postgres.sh"
+cd "$ROOT"
+module=services/person-spring/benchmarks
+out="$ROOT/$module/target"
+
+"$ROOT/scripts/sdk-java.sh" build >/dev/null
+"${MVN[@]}" -q -Pbench -pl "$module" -am package \
+  org.apache.maven.plugins:maven-dependency-plugin:3.9.0:build-classpath \
+  -Dmdep.outputFile=target/classpath.txt -DskipTests
+cp="$out/classes:$(cat "$out/classpath.txt")"
+
+java -cp "$cp" com.acme.person.bench.EncodedSizes >"$out/sizes.txt"
+java -cp "$cp" org.openjdk.jmh.Main "${BENCH_FILTER:-MappingBenchmark}" \
+  -f "${BENCH_FORKS:-1}" -wi "${BENCH_WARMUPS:-3}" -w 1s -i "${BENCH_ITERATIONS:-5}" -r 1s \
+  -prof gc -rf json -rff "$out/jmh.json" >"$out/jmh.log"
+python3 "$ROOT/scripts/bench-person-table.py" "$out/jmh.json" "$out/sizes.txt" | tee "$out/table.md"
+
+[[ "${BENCH_MEMORY:-1}" == 1 ]] || exit 0
+people="${BENCH_PEOPLE:-1000000}"
+memory() { java -Xmx128m -cp "$cp" com.acme.person.bench.RegisterMillionPeople "$people" "$1" 2>"$out/memory-$2.log" | grep '^|'; }
+start_throwaway_postgres
+{
+  echo
+  echo "RegisterPeople, one stream, JVM heap limited to 128 MB (service and client in one JVM):"
+  echo
+  echo "| database | people sent | stored | time | people/s | max heap after GC | heap limit | GCs |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  memory "H2 (file)" h2
+  DB_URL="$PG_JDBC_URL" DB_USER="$PG_USER" DB_PASSWORD="$PG_PASSWORD" memory "PostgreSQL 15" postgres
+} | tee -a "$out/table.md"

@@ -1,0 +1,126 @@
+package com.acme.person.auth;
+
+import com.acme.auth.v1.AuthServiceGrpc.AuthServiceBlockingStub;
+import com.acme.auth.v1.ValidateTokenRequest;
+import com.acme.auth.v1.ValidateTokenResponse;
+import com.acme.person.config.PersonProperties;
+import com.acme.person.mapping.ProtoTimes;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import io.grpc.StatusRuntimeException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.concurrent.TimeUnit;
+import org.springframework.stereotype.Component;
+
+/**
+ * Checks bearer tokens with the auth service's ValidateToken, through the generated client, with
+ * a deadline on every call. Answers are cached in a small bounded cache whose entries expire at
+ * the earlier of the cache TTL and the token's own expires_at, so a cached answer never
+ * outlives its token. Only successes are cached; keys are SHA-256 of the token.
+ */
+@Component
+public class TokenValidator {
+
+  private final AuthServiceBlockingStub auth;
+  private final Duration deadline;
+  private final Duration ttl;
+  private final Clock clock;
+  private final Cache<String, Caller> cache;
+
+  public TokenValidator(AuthServiceBlockingStub auth, PersonProperties properties, Clock clock) {
+    this.auth = auth;
+    this.deadline = properties.auth().deadline();
+    this.ttl = properties.auth().cacheTtl();
+    this.clock = clock;
+    this.cache =
+        Caffeine.newBuilder()
+            .maximumSize(properties.auth().cacheMaxSize())
+            .expireAfter(new UntilTokenExpires())
+            .build();
+  }
+
+  /** Validates the value of an "authorization" header ("Bearer <token>"). */
+  public Caller validateHeader(String authorization) {
+    if (authorization == null || authorization.isBlank()) {
+      throw new UnauthenticatedException("missing \"authorization: Bearer <token>\"");
+    }
+    String[] parts = authorization.strip().split("\\s+", 2);
+    if (parts.length != 2 || !parts[0].equalsIgnoreCase("Bearer") || parts[1].isEmpty()) {
+      throw new UnauthenticatedException("the authorization header is not \"Bearer <token>\"");
+    }
+    return validate(parts[1]);
+  }
+
+  public Caller validate(String token) {
+    String key = sha256(token);
+    Caller cached = cache.getIfPresent(key);
+    if (cached != null && cached.expiresAt().isAfter(clock.instant())) {
+      return cached;
+    }
+    Caller caller = ask(token);
+    if (!caller.expiresAt().isAfter(clock.instant())) {
+      throw new UnauthenticatedException("the token has expired");
+    }
+    cache.put(key, caller);
+    return caller;
+  }
+
+  private Caller ask(String token) {
+    ValidateTokenResponse answer;
+    try {
+      answer =
+          auth.withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
+              .validateToken(ValidateTokenRequest.newBuilder().setToken(token).build());
+    } catch (StatusRuntimeException e) {
+      throw switch (e.getStatus().getCode()) {
+        // The auth service judged the token (INVALID_ARGUMENT: not even token-shaped).
+        case UNAUTHENTICATED, INVALID_ARGUMENT, PERMISSION_DENIED, NOT_FOUND ->
+            new UnauthenticatedException("the token is invalid or expired");
+        default ->
+            new AuthUnavailableException(
+                "the auth service is unavailable (" + e.getStatus().getCode() + "); retry later", e);
+      };
+    }
+    if (!answer.hasExpiresAt()) {
+      throw new UnauthenticatedException("the auth service gave the token no expiry");
+    }
+    return new Caller(
+        answer.getSubject(), answer.getRolesList(), ProtoTimes.toInstant(answer.getExpiresAt()));
+  }
+
+  private static String sha256(String token) {
+    try {
+      return HexFormat.of()
+          .formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+  }
+
+  /** Entry lifetime: min(ttl, time left on the token), fixed when the entry is written. */
+  private final class UntilTokenExpires implements Expiry<String, Caller> {
+    @Override
+    public long expireAfterCreate(String key, Caller caller, long currentTime) {
+      Duration left = Duration.between(clock.instant(), caller.expiresAt());
+      Duration life = left.compareTo(ttl) < 0 ? left : ttl;
+      return Math.max(0, life.toNanos());
+    }
+
+    @Override
+    public long expireAfterUpdate(String key, Caller caller, long currentTime, long currentDuration) {
+      return expireAfterCreate(key, caller, currentTime);
+    }
+
+    @Override
+    public long expireAfterRead(String key, Caller caller, long currentTime, long currentDuration) {
+      return currentDuration;
+    }
+  }
+}

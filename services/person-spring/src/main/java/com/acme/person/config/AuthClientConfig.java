@@ -1,0 +1,28 @@
+package com.acme.person.config;
+
+import com.acme.auth.v1.AuthServiceGrpc;
+import com.acme.auth.v1.AuthServiceGrpc.AuthServiceBlockingStub;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.NettyChannelBuilder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The channel to the auth service (AUTH_ADDRESS, plaintext) and its generated blocking stub. */
+@Configuration(proxyBeanMethods = false)
+public class AuthClientConfig {
+
+  /** Shut down (inferred destroy method) after the gRPC server has drained. */
+  @Bean
+  ManagedChannel authChannel(PersonProperties properties) {
+    ManagedChannel channel =
+        NettyChannelBuilder.forTarget(properties.auth().address()).usePlaintext().build();
+    // Connect now, so the first caller's deadline is not spent on the connection.
+    channel.getState(true);
+    return channel;
+  }
+
+  @Bean
+  AuthServiceBlockingStub authServiceStub(ManagedChannel authChannel) {
+    return AuthServiceGrpc.newBlockingStub(authChannel);
+  }
+}

@@ -1,0 +1,60 @@
+package com.acme.person.config;
+
+import com.acme.person.mapping.MapStructPersonMapperImpl;
+import com.acme.person.mapping.PersonMapper;
+import io.grpc.netty.NettyServerBuilder;
+import java.time.Clock;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.grpc.server.ServerBuilderCustomizer;
+
+/** The service's own beans: clock, mapper, RegisterPeople workers, gRPC transport settings. */
+@Configuration(proxyBeanMethods = false)
+public class ServiceConfig {
+
+  @Bean
+  Clock clock() {
+    return Clock.systemUTC();
+  }
+
+  /** The service maps with MapStruct; HandWrittenPersonMapper exists for comparison. */
+  @Bean
+  PersonMapper personMapper() {
+    return new MapStructPersonMapperImpl();
+  }
+
+  /**
+   * One thread per open RegisterPeople stream (each holds a transaction and a connection). No
+   * queue: when all are busy a new stream is refused with RESOURCE_EXHAUSTED at once rather
+   * than waiting with its client's people piling up.
+   */
+  @Bean(destroyMethod = "shutdown")
+  ThreadPoolExecutor registerPeopleWorkers(PersonProperties properties) {
+    AtomicInteger n = new AtomicInteger();
+    return new ThreadPoolExecutor(
+        0,
+        properties.registerPeople().maxConcurrentStreams(),
+        60,
+        TimeUnit.SECONDS,
+        new SynchronousQueue<>(),
+        r -> {
+          Thread t = new Thread(r, "register-people-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
+  /**
+   * The HTTP/2 window each stream starts with. Netty's BDP auto-tuning stays on and may grow
+   * it; 1 MiB lets a 1 MB message flow without a round trip per 64 KiB (HTTP/2's default).
+   */
+  @Bean
+  ServerBuilderCustomizer<NettyServerBuilder> flowControlWindow(PersonProperties properties) {
+    return builder ->
+        builder.initialFlowControlWindow((int) properties.grpc().flowControlWindow().toBytes());
+  }
+}

@@ -1,0 +1,112 @@
+package com.acme.person.grpc;
+
+import com.acme.person.config.PersonProperties;
+import com.acme.person.domain.PersonDto;
+import com.acme.person.domain.PersonFilter;
+import com.acme.person.error.ErrorMapper;
+import com.acme.person.mapping.PersonMapper;
+import com.acme.person.service.PersonRegistry;
+import com.acme.person.store.PersonRepository;
+import com.acme.person.v1.GetPersonRequest;
+import com.acme.person.v1.GetPersonResponse;
+import com.acme.person.v1.ListPeopleRequest;
+import com.acme.person.v1.ListPeopleResponse;
+import com.acme.person.v1.PersonServiceGrpc;
+import com.acme.person.v1.RegisterPeopleRequest;
+import com.acme.person.v1.RegisterPeopleResponse;
+import com.acme.person.v1.RegisterPersonRequest;
+import com.acme.person.v1.RegisterPersonResponse;
+import com.acme.person.v1.SyncPeopleRequest;
+import com.acme.person.v1.SyncPeopleResponse;
+import com.acme.person.validation.RequestValidator;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.util.concurrent.Executor;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.stereotype.Service;
+
+/**
+ * acme.person.v1.PersonService: a thin adapter from gRPC to PersonRegistry. Authentication and
+ * validation happen before a call gets here (interceptors); exceptions become status codes in
+ * ErrorMapper. The streaming shapes each have their own class.
+ */
+@Service
+public class PersonGrpcService extends PersonServiceGrpc.PersonServiceImplBase {
+
+  private final PersonRegistry registry;
+  private final PersonRepository repository;
+  private final PersonMapper mapper;
+  private final RequestValidator validator;
+  private final ErrorMapper errors;
+  private final Executor streamWorkers;
+  private final PersonProperties properties;
+
+  public PersonGrpcService(
+      PersonRegistry registry,
+      PersonRepository repository,
+      PersonMapper mapper,
+      RequestValidator validator,
+      ErrorMapper errors,
+      @Qualifier("registerPeopleWorkers") Executor streamWorkers,
+      PersonProperties properties) {
+    this.registry = registry;
+    this.repository = repository;
+    this.mapper = mapper;
+    this.validator = validator;
+    this.errors = errors;
+    this.streamWorkers = streamWorkers;
+    this.properties = properties;
+  }
+
+  @Override
+  public void registerPerson(
+      RegisterPersonRequest request, StreamObserver<RegisterPersonResponse> response) {
+    PersonDto stored = registry.register(request.getRequestId(), mapper.fromProto(request.getPerson()));
+    response.onNext(RegisterPersonResponse.newBuilder().setPerson(mapper.toProto(stored)).build());
+    response.onCompleted();
+  }
+
+  @Override
+  public StreamObserver<RegisterPeopleRequest> registerPeople(
+      StreamObserver<RegisterPeopleResponse> response) {
+    return RegisterPeopleCall.start(
+        (ServerCallStreamObserver<RegisterPeopleResponse>) response,
+        registry,
+        mapper,
+        errors,
+        streamWorkers,
+        properties.registerPeople().batchSize());
+  }
+
+  @Override
+  public void getPerson(GetPersonRequest request, StreamObserver<GetPersonResponse> response) {
+    PersonDto person = registry.get(request.getId());
+    response.onNext(GetPersonResponse.newBuilder().setPerson(mapper.toProto(person)).build());
+    response.onCompleted();
+  }
+
+  @Override
+  public void listPeople(ListPeopleRequest request, StreamObserver<ListPeopleResponse> response) {
+    PersonFilter filter =
+        new PersonFilter(
+            request.getNameContains(),
+            request.hasMinAge() ? request.getMinAge() : null,
+            request.hasMaxAge() ? request.getMaxAge() : null,
+            request.getPage(),
+            request.getLimit() == 0 ? PersonFilter.DEFAULT_LIMIT : request.getLimit());
+    new ListPeopleStreamer(
+            (ServerCallStreamObserver<ListPeopleResponse>) response,
+            repository,
+            mapper,
+            errors,
+            filter,
+            properties.listPeople().chunkSize())
+        .start();
+  }
+
+  @Override
+  public StreamObserver<SyncPeopleRequest> syncPeople(StreamObserver<SyncPeopleResponse> response) {
+    return new SyncPeopleCall(
+        (ServerCallStreamObserver<SyncPeopleResponse>) response, registry, mapper, validator, errors);
+  }
+}

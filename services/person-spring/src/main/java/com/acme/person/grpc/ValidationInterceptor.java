@@ -1,0 +1,91 @@
+package com.acme.person.grpc;
+
+import com.acme.person.error.ErrorMapper;
+import com.acme.person.v1.PersonServiceGrpc;
+import com.acme.person.validation.InvalidRequestException;
+import com.acme.person.validation.RequestValidator;
+import build.buf.validate.Violations;
+import com.google.protobuf.Message;
+import io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor.MethodType;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.StatusRuntimeException;
+import org.springframework.core.annotation.Order;
+import org.springframework.grpc.server.GlobalServerInterceptor;
+import org.springframework.stereotype.Component;
+
+/**
+ * Checks every PersonService request message, streamed ones included, against its
+ * buf.validate rules. The first invalid message ends the call with INVALID_ARGUMENT and a
+ * buf.validate.Violations detail, and the handler sees a cancellation (so RegisterPeople rolls
+ * back). SyncPeople is exempt: it answers invalid items with per-item errors instead.
+ */
+@Component
+@GlobalServerInterceptor
+@Order(InterceptorOrder.VALIDATION)
+public class ValidationInterceptor implements ServerInterceptor {
+
+  private final RequestValidator validator;
+  private final ErrorMapper errors;
+
+  public ValidationInterceptor(RequestValidator validator, ErrorMapper errors) {
+    this.validator = validator;
+    this.errors = errors;
+  }
+
+  @Override
+  public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
+      ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
+    var method = call.getMethodDescriptor();
+    if (!PersonServiceGrpc.SERVICE_NAME.equals(method.getServiceName())
+        || method.equals(PersonServiceGrpc.getSyncPeopleMethod())) {
+      return next.startCall(call, headers);
+    }
+    ClosingOnceServerCall<ReqT, RespT> guarded = new ClosingOnceServerCall<>(call);
+    boolean clientStreams = method.getType() == MethodType.CLIENT_STREAMING
+        || method.getType() == MethodType.BIDI_STREAMING;
+    return new SimpleForwardingServerCallListener<>(next.startCall(guarded, headers)) {
+      private long position;
+      private boolean rejected;
+
+      @Override
+      public void onMessage(ReqT message) {
+        if (rejected) {
+          return;
+        }
+        Violations violations = validator.violations((Message) message);
+        if (violations == null) {
+          position++;
+          super.onMessage(message);
+          return;
+        }
+        rejected = true;
+        String where = clientStreams
+            ? "message " + position + " of the stream (counting from 0) is invalid"
+            : "";
+        StatusRuntimeException status = errors.toGrpc(new InvalidRequestException(
+            RequestValidator.describe(where, (Message) message, violations), violations));
+        guarded.close(status.getStatus(), status.getTrailers());
+        // To the handler the call is over: a stream's worker rolls back and stops.
+        super.onCancel();
+      }
+
+      @Override
+      public void onHalfClose() {
+        if (!rejected) {
+          super.onHalfClose();
+        }
+      }
+
+      @Override
+      public void onCancel() {
+        if (!rejected) {
+          super.onCancel();
+        }
+      }
+    };
+  }
+}

@@ -1,0 +1,17 @@
+package com.acme.person.service;
+
+import com.acme.person.domain.PersonDto;
+
+/** A stream of people to store all-or-nothing, read by one worker thread. */
+public interface PersonSource {
+
+  /**
+   * The next person, blocking until it arrives; null at the end of the stream.
+   *
+   * @throws StreamAbortedException when the stream was cancelled or failed
+   */
+  PersonDto next() throws InterruptedException;
+
+  /** Throws StreamAbortedException if the stream was cancelled; called right before commit. */
+  void checkNotAborted();
+}

@@ -1,0 +1,6 @@
+package com.acme.person.store;
+
+import com.acme.person.domain.PersonDto;
+
+/** The person first stored under a request_id, and the fingerprint of what was sent then. */
+public record StoredRequest(PersonDto person, String requestHash) {}

@@ -1,0 +1,87 @@
+package com.acme.person;
+
+import com.acme.auth.v1.AuthServiceGrpc;
+import com.acme.auth.v1.Role;
+import com.acme.auth.v1.ValidateTokenRequest;
+import com.acme.auth.v1.ValidateTokenResponse;
+import com.acme.person.mapping.ProtoTimes;
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real acme.auth.v1.AuthService on a port-0 gRPC server, standing in for the Node auth
+ * service in unit tests: it issues opaque tokens with an expiry and checks them like the real
+ * one does (UNAUTHENTICATED when unknown or expired). The token "hang" is never answered, to
+ * test the caller's deadline. The real service is exercised by the compatibility tests.
+ */
+public final class StandInAuthService extends AuthServiceGrpc.AuthServiceImplBase {
+
+  public static final String HANG = "hang";
+
+  private static StandInAuthService shared;
+
+  private final Map<String, Instant> tokens = new ConcurrentHashMap<>();
+  private final AtomicInteger validations = new AtomicInteger();
+  private final Server server;
+
+  private StandInAuthService() {
+    try {
+      server = NettyServerBuilder.forPort(0).addService(this).build().start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** One stand-in for the whole test JVM, like one auth service for the whole deployment. */
+  public static synchronized StandInAuthService shared() {
+    if (shared == null) {
+      shared = new StandInAuthService();
+    }
+    return shared;
+  }
+
+  public int port() {
+    return server.getPort();
+  }
+
+  public String issue(Duration validFor) {
+    String token = "tok-" + UUID.randomUUID();
+    tokens.put(token, Instant.now().plus(validFor));
+    return token;
+  }
+
+  public int validations() {
+    return validations.get();
+  }
+
+  @Override
+  public void validateToken(
+      ValidateTokenRequest request, StreamObserver<ValidateTokenResponse> response) {
+    validations.incrementAndGet();
+    if (request.getToken().equals(HANG)) {
+      return; // never answered: the caller's deadline must fire
+    }
+    Instant expiresAt = tokens.get(request.getToken());
+    if (expiresAt == null || !expiresAt.isAfter(Instant.now())) {
+      response.onError(Status.UNAUTHENTICATED.withDescription("invalid token").asRuntimeException());
+      return;
+    }
+    response.onNext(
+        ValidateTokenResponse.newBuilder()
+            .setSubject("alice")
+            .addRoles(Role.ROLE_USER)
+            .setExpiresAt(ProtoTimes.toTimestamp(expiresAt))
+            .build());
+    response.onCompleted();
+  }
+}
