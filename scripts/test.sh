@@ -30,7 +30,7 @@ for entry in "${suites[@]}"; do
   else
     failed=$((failed + 1)) verdict=FAIL
   fi
-  report+=("$(printf '  %-18s %-4s %4ss' "$name" "$verdict" $((SECONDS - start)))")
+  report+=("$(printf '  %-24s %-4s %4ss' "$name" "$verdict" $((SECONDS - start)))")
 done
 
 echo
