@@ -13,7 +13,7 @@ MAKEFLAGS += --no-print-directory
 help: ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-24s %s\n", $$1, $$2}'
 
-all: ## The main job: set up tools, run the governance gate, build the three SDKs, print a summary.
+all: ## The main job: set up tools, run the governance gate, build the three SDKs and both services, print a summary.
 	@scripts/main.sh
 
 setup: ## Install every pinned tool into .tmp/ (Node, buf, protoc, plugins, Python tools, actionlint).
