@@ -28,7 +28,6 @@ busybox_deb() {
     || die "could not download Debian's busybox-static package"
   dpkg-deb -x "$work"/busybox-static_*.deb "$work/busybox"
 }
-as_root() { if ((EUID == 0)); then "$@"; else sudo "$@"; fi; }
 
 # new_rootfs DIR — the skeleton every base image shares: /bin/sh (busybox), /tmp, users.
 new_rootfs() {

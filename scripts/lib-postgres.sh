@@ -4,22 +4,18 @@
 # PG_PASSWORD, and stops and deletes it when the calling script exits. Installs Debian's
 # postgresql package when no server binaries are found.
 
-# as_postgres / as_root CMD… — run as the postgres user or root (we are root here; GitHub's
-# runners go through sudo).
+# as_postgres CMD… — run as the postgres user (we are root here; GitHub's runners go through
+# sudo). as_root and apt_install come from lib.sh.
 as_postgres() {
   if [[ $EUID -eq 0 ]]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi
 }
-as_root() { if [[ $EUID -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 
 pg_bin() { find /usr/lib/postgresql -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -1; }
 
 start_throwaway_postgres() {
   if [[ -z "$(pg_bin)" ]]; then
     log "installing PostgreSQL (Debian package postgresql)"
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null \
-      || { as_root apt-get update -q >/dev/null \
-        && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null; } \
-      || die "could not install PostgreSQL"
+    apt_install postgresql || die "could not install PostgreSQL"
   fi
   PG_BIN="$(pg_bin)"
   [[ -x "$PG_BIN/initdb" ]] || die "no PostgreSQL server binaries under /usr/lib/postgresql"

@@ -28,3 +28,15 @@ export PATH="$BIN:$NODE_HOME/bin:$ROOT/node_modules/.bin:$VENV/bin:$PATH"
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# as_root CMD… — run CMD as root: directly when we are root (these machines), through sudo
+# otherwise (a GitHub runner).
+as_root() { if ((EUID == 0)); then "$@"; else sudo "$@"; fi; }
+
+# apt_install PACKAGE… — install Debian packages; on a machine whose package lists were never
+# fetched the first attempt fails, so refresh them once and try again.
+apt_install() {
+  local install=(env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@")
+  as_root "${install[@]}" >/dev/null \
+    || { as_root apt-get update -q >/dev/null && as_root "${install[@]}" >/dev/null; }
+}

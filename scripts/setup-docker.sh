@@ -7,14 +7,9 @@ source "$(dirname "$0")/lib.sh"
 engine_answers() { docker info >/dev/null 2>&1; }
 engine_answers && exit 0
 
-# Root installs directly; anyone else (a GitHub runner) goes through sudo.
-as_root() { if ((EUID == 0)); then "$@"; else sudo "$@"; fi; }
-
 if ! command -v dockerd >/dev/null; then
   log "installing Debian's Docker engine package (no engine on this machine)"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q docker.io >/dev/null \
-    || { as_root apt-get update -q >/dev/null && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q docker.io >/dev/null; } \
-    || die "could not install the Docker engine package"
+  apt_install docker.io || die "could not install the Docker engine package"
 fi
 
 log "starting dockerd in the background (log: .tmp/docker/dockerd.log)"
