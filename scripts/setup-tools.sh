@@ -63,6 +63,16 @@ maven_copy() {
   mv "$tmp"/* "$2"; rmdir "$tmp"
 }
 
+# jar_protos COORDINATES DEST MEMBER… — fetch one Maven jar and unpack just the named
+# .proto members into DEST (keeping their paths); the jar itself is not kept.
+jar_protos() {
+  local coordinates="$1" dest="$2" jar; shift 2
+  jar="$(mktemp --suffix=.jar)"
+  maven_copy "$coordinates" "$jar"
+  python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2], sys.argv[3:])' "$jar" "$dest" "$@"
+  rm -f "$jar"
+}
+
 install_protoc_and_grpc_java() {
   local want="$PROTOC_VERSION/$GRPC_JAVA_VERSION"
   done_before protoc "$want" && return
@@ -79,11 +89,7 @@ install_validate_proto() {
   done_before proto-deps "$PROTOVALIDATE_JAVA_VERSION" && return
   log "extracting buf/validate/validate.proto from build.buf:protovalidate:$PROTOVALIDATE_JAVA_VERSION"
   rm -rf "$PROTO_DEPS"; mkdir -p "$PROTO_DEPS"
-  local jar="$TOOLS/protovalidate.jar"
-  maven_copy "build.buf:protovalidate:$PROTOVALIDATE_JAVA_VERSION:jar" "$jar"
-  python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract("buf/validate/validate.proto", sys.argv[2])' \
-    "$jar" "$PROTO_DEPS"
-  rm -f "$jar"
+  jar_protos "build.buf:protovalidate:$PROTOVALIDATE_JAVA_VERSION:jar" "$PROTO_DEPS" buf/validate/validate.proto
   stamp proto-deps "$PROTOVALIDATE_JAVA_VERSION"
 }
 
@@ -95,19 +101,10 @@ install_service_protos() {
   done_before service-protos "$want" && return
   log "extracting grpc health/reflection and google/rpc protos from Maven Central jars"
   rm -rf "$SERVICE_PROTO_DEPS"; mkdir -p "$SERVICE_PROTO_DEPS"
-  local services_jar="$TOOLS/grpc-services.jar" common_jar="$TOOLS/common-protos.jar"
-  maven_copy "io.grpc:grpc-services:$GRPC_JAVA_VERSION:jar" "$services_jar"
-  maven_copy "com.google.api.grpc:proto-google-common-protos:$GOOGLE_COMMON_PROTOS_VERSION:jar" "$common_jar"
-  python3 - "$SERVICE_PROTO_DEPS" "$services_jar" grpc/health/v1/health.proto \
-    grpc/reflection/v1/reflection.proto grpc/reflection/v1alpha/reflection.proto <<'PY'
-import sys, zipfile
-zipfile.ZipFile(sys.argv[2]).extractall(sys.argv[1], sys.argv[3:])
-PY
-  python3 - "$SERVICE_PROTO_DEPS" "$common_jar" google/rpc/status.proto google/rpc/error_details.proto <<'PY'
-import sys, zipfile
-zipfile.ZipFile(sys.argv[2]).extractall(sys.argv[1], sys.argv[3:])
-PY
-  rm -f "$services_jar" "$common_jar"
+  jar_protos "io.grpc:grpc-services:$GRPC_JAVA_VERSION:jar" "$SERVICE_PROTO_DEPS" \
+    grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto grpc/reflection/v1alpha/reflection.proto
+  jar_protos "com.google.api.grpc:proto-google-common-protos:$GOOGLE_COMMON_PROTOS_VERSION:jar" "$SERVICE_PROTO_DEPS" \
+    google/rpc/status.proto google/rpc/error_details.proto
   stamp service-protos "$want"
 }
 
