@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# build.sh — the "newer schema" the unknown-fields cases speak: proto/ with next.patch
+# applied (one new field in Person, one in LoginRequest). It is not a copy of the contracts:
+# it is made fresh from proto/ on every run. buf must judge it a non-breaking change
+# (FILE rules), the only kind of newer schema an old server may meet. Output: a binary
+# FileDescriptorSet with imports, which the clients load to build messages of the newer schema.
+source "$(dirname "$0")/../../scripts/lib.sh"
+out="$TOOLS/compat/schema-next"
+rm -rf "$out" && mkdir -p "$out"
+cp -r "$ROOT/proto" "$out/proto"
+cp -r "$PROTO_DEPS" "$out/deps"
+patch -s -p1 -d "$out" <"$ROOT/compatibility-tests/schema-next/next.patch"
+cat >"$out/buf.yaml" <<'YAML'
+version: v2
+modules:
+  - path: proto
+  - path: deps
+breaking:
+  use: [FILE]
+YAML
+(cd "$out" && buf breaking proto --against "$ROOT/proto" --error-format=json) \
+  || die "the newer schema must be a non-breaking change of proto/"
+(cd "$out" && buf build -o schema-next.binpb)
+echo "$out/schema-next.binpb"
