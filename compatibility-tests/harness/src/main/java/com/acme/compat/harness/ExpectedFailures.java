@@ -1,0 +1,54 @@
+package com.acme.compat.harness;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/**
+ * expected-failures.yaml: a list of {case, reason}. Every entry needs a reason, and every case
+ * must be one the matrix runs — an entry for a case that no longer exists is stale and fails the
+ * run, like an entry whose case passes.
+ */
+record ExpectedFailures(Map<String, String> reasons) {
+
+  static ExpectedFailures load(Path file) throws IOException {
+    Object root;
+    try (Reader in = Files.newBufferedReader(file)) {
+      root = new Yaml(new SafeConstructor(new LoaderOptions())).load(in);
+    }
+    Map<String, String> reasons = new LinkedHashMap<>();
+    if (!(root instanceof List<?> entries)) {
+      throw new IllegalArgumentException("expected-failures.yaml must be a list (use [] for none)");
+    }
+    for (Object entry : entries) {
+      if (!(entry instanceof Map<?, ?> m)
+          || !(m.get("case") instanceof String key)
+          || !(m.get("reason") instanceof String reason)
+          || reason.isBlank()
+          || m.size() != 2) {
+        throw new IllegalArgumentException(
+            "expected-failures.yaml: every entry is {case: client/server/protocol/feature, reason: why}; got "
+                + entry);
+      }
+      if (reasons.put(key, reason.strip()) != null) {
+        throw new IllegalArgumentException("expected-failures.yaml lists " + key + " twice");
+      }
+    }
+    return new ExpectedFailures(reasons);
+  }
+
+  boolean lists(String key) {
+    return reasons.containsKey(key);
+  }
+
+  String reason(String key) {
+    return reasons.get(key);
+  }
+}

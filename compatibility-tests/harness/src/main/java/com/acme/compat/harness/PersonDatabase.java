@@ -1,0 +1,67 @@
+package com.acme.compat.harness;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * person-spring's own H2 database, opened from the host after the service stopped: the count of
+ * people comes from the rows, not from the service's answers about them.
+ */
+final class PersonDatabase implements AutoCloseable {
+
+  private final Connection connection;
+
+  PersonDatabase(Path dir) throws SQLException {
+    // The same credentials as the service's defaults (DB_USER sa, empty password).
+    connection = DriverManager.getConnection("jdbc:h2:file:" + dir.resolve("person"), "sa", "");
+  }
+
+  /** Ids of the people whose name starts with prefix. */
+  Set<String> idsWithNamePrefix(String prefix) throws SQLException {
+    try (PreparedStatement q = connection.prepareStatement("SELECT id FROM person WHERE name LIKE ? ESCAPE '!'")) {
+      q.setString(1, prefix.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%");
+      Set<String> ids = new HashSet<>();
+      int rows = 0;
+      try (ResultSet rs = q.executeQuery()) {
+        while (rs.next()) {
+          ids.add(rs.getString(1));
+          rows++;
+        }
+      }
+      if (rows != ids.size()) {
+        throw new IllegalStateException("duplicate ids in the person table");
+      }
+      return ids;
+    }
+  }
+
+  /** Rows whose name contains the text: used to prove aborted streams left nothing behind. */
+  int countNameContaining(String text) throws SQLException {
+    try (PreparedStatement q = connection.prepareStatement("SELECT COUNT(*) FROM person WHERE name LIKE ? ESCAPE '!'")) {
+      q.setString(1, "%" + text.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%");
+      try (ResultSet rs = q.executeQuery()) {
+        rs.next();
+        return rs.getInt(1);
+      }
+    }
+  }
+
+  int countAll() throws SQLException {
+    try (PreparedStatement q = connection.prepareStatement("SELECT COUNT(*) FROM person");
+        ResultSet rs = q.executeQuery()) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  @Override
+  public void close() throws SQLException {
+    connection.close();
+  }
+}

@@ -1,0 +1,151 @@
+package com.acme.compat.harness;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.UUID;
+import org.testcontainers.containers.BindMode;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.Network;
+import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.utility.DockerImageName;
+
+/**
+ * The production shape, in Testcontainers: auth-node and person-spring on one private network,
+ * person-spring calling auth-node by its network alias — so every authenticated person call
+ * crosses Java → Node — and the clients reaching both through mapped ports. Images are the
+ * locally built ones and are never pulled.
+ */
+final class Topology implements AutoCloseable {
+
+  static final String AUTH_ALIAS = "auth-node";
+  static final int AUTH_PORT = 50051;
+  static final int PERSON_PORT = 9090;
+  static final String ADMIN_USERNAME = "admin";
+  /** person-spring's deadline on each ValidateToken call; the fault test holds it to this. */
+  static final Duration AUTH_DEADLINE = Duration.ofMillis(2000);
+
+  private static final String AUTH_READY = ".*\"auth service listening\".*";
+
+  final String adminPassword = "compat-" + UUID.randomUUID();
+  private final Network network = Network.newNetwork();
+  private final GenericContainer<?> auth;
+  private final GenericContainer<?> person;
+  private final Path dbDir;
+
+  Topology(Config config, Path workDir) throws IOException {
+    // person-spring keeps its H2 database in a host folder, so the harness can count rows in
+    // the real database once the service has stopped. The service runs as uid 1000.
+    dbDir = workDir.resolve("person-db");
+    Files.createDirectories(dbDir);
+    Files.setPosixFilePermissions(dbDir, PosixFilePermissions.fromString("rwxrwxrwx"));
+
+    auth =
+        new GenericContainer<>(image(config, "auth-node"))
+            .withImagePullPolicy(name -> false)
+            .withNetwork(network)
+            .withNetworkAliases(AUTH_ALIAS)
+            .withExposedPorts(AUTH_PORT)
+            .withEnv("AUTH_ADMIN_USERNAME", ADMIN_USERNAME)
+            .withEnv("AUTH_ADMIN_PASSWORD", adminPassword)
+            // Every client logs in from the same Docker gateway address; the per-user limit
+            // (5, what error-details checks) stays, the per-address one must not end the run.
+            .withEnv("AUTH_LOGIN_MAX_FAILURES_PER_ADDRESS", "1000000")
+            .waitingFor(Wait.forLogMessage(AUTH_READY, 1).withStartupTimeout(Duration.ofSeconds(60)));
+    person =
+        new GenericContainer<>(image(config, "person-spring"))
+            .withImagePullPolicy(name -> false)
+            .withNetwork(network)
+            .withExposedPorts(PERSON_PORT)
+            .withEnv("AUTH_ADDRESS", AUTH_ALIAS + ":" + AUTH_PORT)
+            .withEnv("AUTH_DEADLINE_MS", Long.toString(AUTH_DEADLINE.toMillis()))
+            // No token cache: every person call is validated by auth-node, as the issue asks,
+            // and the fault test sees the outage on every call.
+            .withEnv("AUTH_CACHE_TTL", "0s")
+            .withEnv("DB_URL", "jdbc:h2:file:/data/person")
+            .withFileSystemBind(dbDir.toString(), "/data", BindMode.READ_WRITE)
+            .waitingFor(
+                Wait.forLogMessage(".*Started PersonSpringApplication.*", 1)
+                    .withStartupTimeout(Duration.ofSeconds(120)));
+  }
+
+  private static DockerImageName image(Config config, String server) {
+    Config.Server spec = config.servers().get(server);
+    if (spec == null) {
+      throw new IllegalArgumentException("features.yaml declares no server " + server);
+    }
+    return DockerImageName.parse(spec.image());
+  }
+
+  void start() {
+    auth.start();
+    person.start();
+  }
+
+  String authTarget() {
+    return target(auth, AUTH_PORT);
+  }
+
+  String personTarget() {
+    return target(person, PERSON_PORT);
+  }
+
+  private static String target(GenericContainer<?> container, int port) {
+    // "localhost" may resolve to ::1 first; the mapped ports listen on IPv4.
+    String host = container.getHost().equals("localhost") ? "127.0.0.1" : container.getHost();
+    return host + ":" + container.getMappedPort(port);
+  }
+
+  /** docker stop: SIGTERM, auth-node drains and exits. The container (and its data) stays. */
+  void stopAuth() {
+    auth.getDockerClient().stopContainerCmd(auth.getContainerId()).withTimeout(10).exec();
+  }
+
+  /** docker start of the same container: same alias, same users and signing key. */
+  void startAuth(Duration timeout) throws InterruptedException {
+    int before = count(auth.getLogs(), "\"auth service listening\"");
+    auth.getDockerClient().startContainerCmd(auth.getContainerId()).exec();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (count(auth.getLogs(), "\"auth service listening\"") <= before) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("auth-node did not listen again within " + timeout);
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  /**
+   * Stops person-spring gracefully (SIGTERM: open calls drain, the database closes) and returns
+   * the folder that holds its H2 database.
+   */
+  Path stopPerson() {
+    person.getDockerClient().stopContainerCmd(person.getContainerId()).withTimeout(40).exec();
+    if (!person.getLogs().contains("Completed gRPC server shutdown")) {
+      throw new IllegalStateException("person-spring did not shut down gracefully");
+    }
+    return dbDir;
+  }
+
+  private static int count(String text, String needle) {
+    int n = 0;
+    for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
+      n++;
+    }
+    return n;
+  }
+
+  /** Both services' logs (every start of the container), for a failure's post-mortem. */
+  void saveLogs(Path logDir) throws IOException {
+    Files.writeString(logDir.resolve("auth-node.container.log"), auth.getLogs());
+    Files.writeString(logDir.resolve("person-spring.container.log"), person.getLogs());
+  }
+
+  @Override
+  public void close() {
+    person.stop();
+    auth.stop();
+    network.close();
+  }
+}

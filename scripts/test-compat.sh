@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# test-compat.sh — `make test-compat`: the compatibility harness (compatibility-tests/). Starts
+# a Docker engine when none answers, builds the base images and both service images (each a
+# cache hit when its inputs did not change: jars are reproducible, the legacy builder reuses
+# layers whose content is the same), builds the newer schema and every client driver, then
+# runs the harness, which starts the topology in Testcontainers and prints the matrix.
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+# Testcontainers on this machine: no ryuk (its image cannot be pulled) and the engine's ports
+# on localhost (this host looks like a container, so it would otherwise look for a gateway).
+export TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost
+
+"$ROOT/scripts/setup-docker.sh"
+start=$SECONDS
+"$ROOT/scripts/auth-node.sh" image-build
+"$ROOT/scripts/docker-person.sh" build
+log "images ready in $((SECONDS - start)) s"
+
+start=$SECONDS
+"$ROOT/compatibility-tests/schema-next/build.sh" >/dev/null
+shopt -s nullglob
+for build in compatibility-tests/clients/*/build.sh; do
+  log "building the ${build#compatibility-tests/clients/} driver"
+  "$build"
+done
+"${MVN[@]}" -q -pl compatibility-tests/harness -am package -DskipTests
+log "drivers and harness built in $((SECONDS - start)) s"
+
+harness=compatibility-tests/harness/target
+java -cp "$harness/classes:$(cat "$harness/classpath.txt")" com.acme.compat.harness.Main "$ROOT"
