@@ -133,6 +133,18 @@ def main() -> None:
             v["SDK_VERSION"],
             "services/person-spring/pom.xml",
         ),
+        # The compatibility driver follows the SDK's version and runs on the SDK's runtimes.
+        "compatibility-tests/clients/java/pom.xml": stamp_pom(
+            "compatibility-tests/clients/java/pom.xml",
+            "compat-client-java",
+            {
+                "acme-contracts.version": "SDK_VERSION",
+                "protobuf.version": "PROTOBUF_JAVA_VERSION",
+                "grpc.version": "GRPC_JAVA_VERSION",
+                "protovalidate.version": "PROTOVALIDATE_JAVA_VERSION",
+            },
+            v,
+        ),
         "gen/python/pyproject.toml": stamp_pyproject(
             "gen/python/pyproject.toml",
             {"protobuf": "PROTOBUF_PYTHON_VERSION", "grpcio": "GRPCIO_VERSION"},
