@@ -61,7 +61,7 @@ export async function deadline(s: PersonSession): Promise<void> {
   }
   const elapsed = Math.round(performance.now() - started);
   expect(elapsed >= 450, `DEADLINE_EXCEEDED after ${elapsed} ms, before the 500 ms deadline`);
-  await expectNoneListed(s, name, "after the deadline");
+  await expectNoneListed(s, name, `RegisterPeople ended DEADLINE_EXCEEDED after ${elapsed} ms, but afterwards`);
 }
 
 export async function cancelMidStream(s: PersonSession): Promise<void> {
