@@ -7,7 +7,8 @@
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
-paths=(gen pom.xml package.json package-lock.json services/auth-node/package.json)
+paths=(gen pom.xml package.json package-lock.json services/auth-node/package.json
+  compatibility-tests/clients/ts/package.json)
 # One "hash  path" line per file; a tracked file that regeneration deleted drops out of the
 # list (sha256sum skips it), which shows up as a difference like any other.
 snapshot() {

@@ -125,6 +125,21 @@ def main() -> None:
             v,
             own_version=False,
         ),
+        # The TypeScript compatibility driver: the same SDK and runtimes as the services use.
+        "compatibility-tests/clients/ts/package.json": stamp_package_json(
+            "compatibility-tests/clients/ts/package.json",
+            {
+                "@acme/contracts": "SDK_VERSION",
+                "@bufbuild/protobuf": "PROTOBUF_ES_VERSION",
+                "@bufbuild/protovalidate": "PROTOVALIDATE_ES_VERSION",
+                "@connectrpc/connect": "CONNECT_ES_VERSION",
+                "@connectrpc/connect-node": "CONNECT_ES_VERSION",
+                "@types/node": "NODE_TYPES_VERSION",
+                "typescript": "TYPESCRIPT_VERSION",
+            },
+            v,
+            own_version=False,
+        ),
         "package-lock.json": stamp_lock_workspace_version(v),
         # The service has its own version; only the SDK it depends on follows SDK_VERSION.
         "services/person-spring/pom.xml": sub_once(
