@@ -7,7 +7,7 @@ import os
 from acme.auth.v1 import auth_service_pb2
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
-from .report import check
+from .report import CheckFailed, check
 from .session import TIMEOUT, new_request_id
 
 _pool = None
@@ -16,8 +16,11 @@ _pool = None
 def _classes(*names):
     global _pool
     if _pool is None:
+        path = os.environ.get("COMPAT_NEXT_DESCRIPTORS")
+        if not path:
+            raise CheckFailed("COMPAT_NEXT_DESCRIPTORS is not set")
         files = descriptor_pb2.FileDescriptorSet()
-        with open(os.environ["COMPAT_NEXT_DESCRIPTORS"], "rb") as f:
+        with open(path, "rb") as f:
             files.ParseFromString(f.read())
         _pool = descriptor_pool.DescriptorPool()
         _add_in_dependency_order(_pool, files.file)

@@ -8,6 +8,7 @@ import grpc
 from acme.auth.v1 import auth_service_pb2, auth_service_pb2_grpc
 from acme.person.v1 import person_service_pb2_grpc
 
+
 class UsageError(Exception):
     """The driver was started wrongly (arguments, environment): exit non-zero, report nothing."""
 
@@ -21,6 +22,8 @@ def bearer(token):
 
 
 class Session:
+    """One driver run: the run id, the admin's credentials, a channel per server."""
+
     def __init__(self, server):
         self.run = _require("COMPAT_RUN_ID")
         self.admin_username = _require("AUTH_ADMIN_USERNAME")
@@ -31,6 +34,7 @@ class Session:
         # person-spring features need both servers (tokens come from auth-node).
         self._person_target = _require("PERSON_TARGET") if server == "person-spring" else None
         self._person_channel = None
+        self._person = None
         self._admin_token = None
 
     @property
@@ -41,7 +45,9 @@ class Session:
 
     @property
     def person(self):
-        return person_service_pb2_grpc.PersonServiceStub(self.person_channel)
+        if self._person is None:
+            self._person = person_service_pb2_grpc.PersonServiceStub(self.person_channel)
+        return self._person
 
     def login(self, username, password, **kwargs):
         """A token from AuthService/Login."""
