@@ -50,6 +50,11 @@ export const AddressSchema: GenMessage<Address> = /*@__PURE__*/
  * The server assigns id and created_at; requests that register a person leave
  * both unset (the request messages enforce that).
  *
+ * A server stores only the fields of its own version of this message: a person
+ * sent with fields from a newer version is accepted, and stored and returned
+ * without them. Code that decodes and re-encodes a Person without storing it (a
+ * proxy, a queue) keeps fields it does not know, as every SDK does by default.
+ *
  * @generated from message acme.person.v1.Person
  */
 export type Person = Message<"acme.person.v1.Person"> & {

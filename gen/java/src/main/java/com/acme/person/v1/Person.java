@@ -11,6 +11,11 @@ package com.acme.person.v1;
  *
  * The server assigns id and created_at; requests that register a person leave
  * both unset (the request messages enforce that).
+ *
+ * A server stores only the fields of its own version of this message: a person
+ * sent with fields from a newer version is accepted, and stored and returned
+ * without them. Code that decodes and re-encodes a Person without storing it (a
+ * proxy, a queue) keeps fields it does not know, as every SDK does by default.
  * </pre>
  *
  * Protobuf type {@code acme.person.v1.Person}
@@ -541,6 +546,11 @@ private static final long serialVersionUID = 0L;
    *
    * The server assigns id and created_at; requests that register a person leave
    * both unset (the request messages enforce that).
+   *
+   * A server stores only the fields of its own version of this message: a person
+   * sent with fields from a newer version is accepted, and stored and returned
+   * without them. Code that decodes and re-encodes a Person without storing it (a
+   * proxy, a queue) keeps fields it does not know, as every SDK does by default.
    * </pre>
    *
    * Protobuf type {@code acme.person.v1.Person}
