@@ -42,7 +42,7 @@ final class Driver {
     List<String> command = new ArrayList<>();
     command.add(client.dir().resolve("run.sh").toString());
     command.addAll(args);
-    ProcessBuilder builder = new ProcessBuilder(command).redirectError(log.toFile());
+    ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
     builder.environment().putAll(env);
     long start = System.nanoTime();
     Process process;

@@ -7,6 +7,7 @@ import java.security.SecureRandom;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -22,6 +23,7 @@ import java.util.stream.Stream;
 public final class Main {
 
   private static final Duration DRIVER_TIMEOUT = Duration.ofMinutes(5);
+  private static final int REPRODUCE_ATTEMPTS = 5;
   private static final SecureRandom RANDOM = new SecureRandom();
 
   public static void main(String[] args) throws Exception {
@@ -42,41 +44,23 @@ public final class Main {
     }
 
     List<Case> cases = new ArrayList<>(golden(config, tests, fresh(work.resolve("golden")), logs));
-    List<String> personRuns = new ArrayList<>();
+    Map<String, List<String>> personRuns = new LinkedHashMap<>();
     fresh(work.resolve("person-db"));
     try (Topology topology = new Topology(config, work)) {
       log("starting auth-node and person-spring");
       topology.start();
       log("auth-node at " + topology.authTarget() + ", person-spring at " + topology.personTarget());
       for (Config.Client client : config.clients().values()) {
-        Driver driver = new Driver(client, logs, DRIVER_TIMEOUT);
         for (Config.Server server : config.servers().values()) {
           List<String> features = config.featuresOf(client, server);
           for (String protocol : config.protocolsOf(client, server)) {
-            if (features.isEmpty()) {
-              continue;
+            if (!features.isEmpty()) {
+              cases.addAll(live(client, server, protocol, features, topology, nextSchema, logs, personRuns));
             }
-            String runId = runId();
-            if (server.name().equals("person-spring")) {
-              personRuns.add(runId);
-            }
-            log(client.name() + " → " + server.name() + " over " + protocol + " (" + features.size() + " features, run " + runId + ")");
-            cases.addAll(
-                driver.run(
-                    server.name(),
-                    protocol,
-                    features,
-                    List.of("live", "--server", server.name(), "--protocol", protocol, "--features", String.join(",", features)),
-                    Map.of(
-                        "PERSON_TARGET", topology.personTarget(),
-                        "AUTH_TARGET", topology.authTarget(),
-                        "AUTH_ADMIN_USERNAME", Topology.ADMIN_USERNAME,
-                        "AUTH_ADMIN_PASSWORD", topology.adminPassword,
-                        "COMPAT_RUN_ID", runId,
-                        "COMPAT_NEXT_DESCRIPTORS", nextSchema.toString())));
           }
         }
       }
+      reproduceExpectedFailures(cases, expected, config, topology, nextSchema, logs, personRuns);
       AuthOutageFault outage = null;
       if (config.faults().contains(AuthOutageFault.FAULT)) {
         log("fault: stopping auth-node while person-spring is under calls");
@@ -94,7 +78,7 @@ public final class Main {
         if (outage != null) {
           cases.add(outage.checkDatabase(people));
         }
-        cases.add(noPartialBatches(people, personRuns));
+        cases.addAll(abortedStreamRows(people, personRuns));
       }
     }
 
@@ -106,6 +90,71 @@ public final class Main {
     matrix.write(work, title);
     System.out.println("\nwritten to " + work.resolve("matrix.md") + " and matrix.json; driver logs in " + logs);
     System.exit(matrix.ok() ? 0 : 1);
+  }
+
+  /** One driver run: a client against a server over one protocol, for the given features. */
+  private static List<Case> live(
+      Config.Client client,
+      Config.Server server,
+      String protocol,
+      List<String> features,
+      Topology topology,
+      Path nextSchema,
+      Path logs,
+      Map<String, List<String>> personRuns)
+      throws IOException, InterruptedException {
+    String runId = runId();
+    if (server.name().equals("person-spring")) {
+      personRuns.computeIfAbsent(client.name(), k -> new ArrayList<>()).add(runId);
+    }
+    log(client.name() + " → " + server.name() + " over " + protocol + " (" + features.size() + " features, run " + runId + ")");
+    return new Driver(client, logs, DRIVER_TIMEOUT)
+        .run(
+            server.name(),
+            protocol,
+            features,
+            List.of("live", "--server", server.name(), "--protocol", protocol, "--features", String.join(",", features)),
+            Map.of(
+                "PERSON_TARGET", topology.personTarget(),
+                "AUTH_TARGET", topology.authTarget(),
+                "AUTH_ADMIN_USERNAME", Topology.ADMIN_USERNAME,
+                "AUTH_ADMIN_PASSWORD", topology.adminPassword,
+                "COMPAT_RUN_ID", runId,
+                "COMPAT_NEXT_DESCRIPTORS", nextSchema.toString()));
+  }
+
+  /**
+   * A listed failure that passed gets {@value #REPRODUCE_ATTEMPTS} more runs: a gap that depends
+   * on a race still counts as expected if it shows at least once, while a gap that was really
+   * closed passes every time and becomes XPASS — the list still cannot rot.
+   */
+  private static void reproduceExpectedFailures(
+      List<Case> cases,
+      ExpectedFailures expected,
+      Config config,
+      Topology topology,
+      Path nextSchema,
+      Path logs,
+      Map<String, List<String>> personRuns)
+      throws IOException, InterruptedException {
+    for (int i = 0; i < cases.size(); i++) {
+      Case c = cases.get(i);
+      Config.Server server = config.servers().get(c.server());
+      if (!c.passed() || !expected.lists(c.key()) || server == null) {
+        continue;
+      }
+      Config.Client client = config.clients().get(c.client());
+      for (int attempt = 1; attempt <= REPRODUCE_ATTEMPTS; attempt++) {
+        Case again = live(client, server, c.protocol(), List.of(c.feature()), topology, nextSchema, logs, personRuns).get(0);
+        if (!again.passed()) {
+          cases.set(
+              i,
+              new Case(c.client(), c.server(), c.protocol(), c.feature(), false,
+                  again.detail() + " (passed once, failed on re-run " + attempt + ")", again.ms()));
+          break;
+        }
+      }
+    }
   }
 
   /**
@@ -149,21 +198,25 @@ public final class Main {
     return cases;
   }
 
-  /** The drivers' cancelled and timed-out streams must have left no row behind. */
-  private static Case noPartialBatches(PersonDatabase people, List<String> runs) throws SQLException {
-    int rows = 0;
-    for (String run : runs) {
-      rows += people.countNameContaining(run + " cancel ") + people.countNameContaining(run + " dl");
+  /**
+   * In the database itself, per client: its cancelled and deadline-exceeded RegisterPeople
+   * streams (names "<run> cancel <i>" and "<run> dl", README) must have left no row behind.
+   */
+  private static List<Case> abortedStreamRows(PersonDatabase people, Map<String, List<String>> runsByClient)
+      throws SQLException {
+    List<Case> cases = new ArrayList<>();
+    for (var entry : runsByClient.entrySet()) {
+      for (String[] feature : new String[][] {{"cancel-mid-stream", " cancel "}, {"deadline", " dl"}}) {
+        int rows = 0;
+        for (String run : entry.getValue()) {
+          rows += people.countNameContaining(run + feature[1]);
+        }
+        cases.add(
+            new Case(entry.getKey(), "person-spring", "db", feature[0] + ":no-rows", rows == 0,
+                rows + " rows left by " + entry.getValue().size() + " runs' aborted " + feature[0] + " streams", 0));
+      }
     }
-    return new Case(
-        "harness",
-        "faults",
-        "db",
-        "aborted-streams-leave-no-rows",
-        rows == 0 && !runs.isEmpty(),
-        rows + " rows from the cancelled and deadline-exceeded streams of " + runs.size()
-            + " client runs; " + people.countAll() + " people in the table",
-        0);
+    return cases;
   }
 
   private static String runId() {
