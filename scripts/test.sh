@@ -18,6 +18,7 @@ suites=(
   "submodule-consumer|scripts/test-submodule-consumer.sh"
   "person-spring|scripts/test-person-spring.sh"
   "person-spring-postgres|scripts/test-person-postgres.sh"
+  "compatibility|scripts/test-compat.sh"
 )
 
 passed=0 failed=0 report=()
