@@ -1,4 +1,9 @@
-// Logs HTTP/2 frames client→server through a TCP proxy in front of a Node h2c server.
+// abort-frames.mjs — the evidence behind the ts/person-spring/grpc/deadline entry of
+// expected-failures.yaml. A Connect-node gRPC client streams one RegisterPeople message and
+// never ends the stream; a TCP proxy logs the HTTP/2 frames it sends. On the deadline (or, with
+// the argument `cancel`, an AbortSignal) the client sends DATA with END_STREAM — a half-close —
+// before RST_STREAM, so a server sees a finished stream first. Run from this package's folder
+// with the project's Node: node evidence/abort-frames.mjs [cancel]
 import net from "node:net";
 import http2 from "node:http2";
 import { createClient } from "@connectrpc/connect";
@@ -7,7 +12,7 @@ import { PersonService } from "@acme/contracts/acme/person/v1/person_service_pb"
 const t0 = Date.now();
 const names = { 0: "DATA", 1: "HEADERS", 3: "RST_STREAM", 4: "SETTINGS", 6: "PING", 7: "GOAWAY", 8: "WINDOW_UPDATE" };
 const server = http2.createServer();
-server.on("stream", () => {});
+server.on("stream", (stream) => stream.on("error", () => {}));
 server.listen(0, () => {
   const proxy = net.createServer((c) => {
     const s = net.connect(server.address().port, "127.0.0.1");
