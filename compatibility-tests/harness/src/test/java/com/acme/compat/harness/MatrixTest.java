@@ -1,0 +1,90 @@
+package com.acme.compat.harness;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The verdict rules the whole matrix rests on: what fails a run and what may not. */
+class MatrixTest {
+
+  private static Case pass(String feature) {
+    return new Case("ts", "person-spring", "grpc", feature, true, "", 1);
+  }
+
+  private static Case fail(String feature) {
+    return new Case("ts", "person-spring", "grpc", feature, false, "broke", 1);
+  }
+
+  private static ExpectedFailures listing(String... features) {
+    var reasons = new java.util.LinkedHashMap<String, String>();
+    for (String f : features) {
+      reasons.put(Case.key("ts", "person-spring", "grpc", f), "known");
+    }
+    return new ExpectedFailures(reasons);
+  }
+
+  @Test
+  void allPassingIsOk() {
+    assertTrue(new Matrix(List.of(pass("unary"), pass("bidi")), listing()).ok());
+  }
+
+  @Test
+  void anUnlistedFailureFailsTheRun() {
+    Matrix m = new Matrix(List.of(pass("unary"), fail("bidi")), listing());
+    assertFalse(m.ok());
+    assertEquals(1, m.totals().get(Matrix.Verdict.FAIL));
+  }
+
+  @Test
+  void aListedFailureIsExpected() {
+    Matrix m = new Matrix(List.of(pass("unary"), fail("deadline")), listing("deadline"));
+    assertTrue(m.ok());
+    assertEquals(1, m.totals().get(Matrix.Verdict.EXPECTED));
+    assertTrue(m.markdown("t").contains("expected `ts/person-spring/grpc/deadline`: broke — listed: known"));
+  }
+
+  @Test
+  void aListedCaseThatPassesFailsTheRun() {
+    Matrix m = new Matrix(List.of(pass("deadline")), listing("deadline"));
+    assertFalse(m.ok());
+    assertEquals(1, m.totals().get(Matrix.Verdict.XPASS));
+  }
+
+  @Test
+  void anEntryForNoCaseIsStaleAndFailsTheRun() {
+    Matrix m = new Matrix(List.of(pass("unary")), listing("no-such-feature"));
+    assertFalse(m.ok());
+    assertTrue(m.markdown("t").contains("STALE `ts/person-spring/grpc/no-such-feature`"));
+  }
+
+  @Test
+  void expectedFailuresNeedAReason(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("x.yaml");
+    Files.writeString(file, "- case: ts/person-spring/grpc/deadline\n  reason: \"\"\n");
+    assertThrows(IllegalArgumentException.class, () -> ExpectedFailures.load(file));
+    Files.writeString(file, "- case: ts/person-spring/grpc/deadline\n  reason: a race\n");
+    assertEquals(Map.of("ts/person-spring/grpc/deadline", "a race"), ExpectedFailures.load(file).reasons());
+  }
+
+  @Test
+  void theConfigRefusesTyposInsteadOfDroppingColumns(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("features.yaml");
+    String servers = "servers:\n  s:\n    image: i\n    protocols: [grpc]\n    features: [unary]\n";
+    Files.writeString(file, servers + "clients:\n  c:\n    dir: c\n    protocols: [grpc]\n    features: [unray]\n");
+    assertThrows(IllegalArgumentException.class, () -> Config.load(file));
+    Files.writeString(file, servers + "clients:\n  c:\n    dir: c\n    protocols: [grcp]\n    features: [unary]\n");
+    assertThrows(IllegalArgumentException.class, () -> Config.load(file));
+    Files.writeString(file, servers + "clients:\n  c:\n    dir: c\n    protocols: [grpc]\n    features: [unary]\n");
+    Config config = Config.load(file);
+    assertEquals(List.of("unary"), config.featuresOf(config.clients().get("c"), config.servers().get("s")));
+  }
+}
