@@ -65,7 +65,7 @@ final class AuthOutageFault {
               .withDeadlineAfter(10, TimeUnit.SECONDS)
               .login(
                   LoginRequest.newBuilder()
-                      .setUsername(Topology.ADMIN_USERNAME)
+                      .setUsername(topology.adminUsername)
                       .setPassword(topology.adminPassword)
                       .build())
               .getToken();
@@ -109,7 +109,7 @@ final class AuthOutageFault {
       synchronized (calls) {
         all = List.copyOf(calls);
       }
-      cases.add(duringOutage(all, outageStart, outageEnd));
+      cases.add(duringOutage(all, outageStart, outageEnd, topology.authDeadline));
       cases.add(otherCodes(all));
       cases.add(recovery(restarted, recoveredAt));
       cases.add(retryFailed(stub, all));
@@ -154,11 +154,11 @@ final class AuthOutageFault {
     return -1;
   }
 
-  private static Case duringOutage(List<Call> all, long outageStart, long outageEnd) {
+  private static Case duringOutage(List<Call> all, long outageStart, long outageEnd, Duration authDeadline) {
     List<Call> inside = all.stream().filter(c -> c.startNanos() >= outageStart && c.endNanos() <= outageEnd).toList();
     long slowest = inside.stream().mapToLong(Call::millis).max().orElse(0);
     long unavailable = inside.stream().filter(c -> c.code() == Status.Code.UNAVAILABLE).count();
-    long limit = Topology.AUTH_DEADLINE.plus(SLACK).toMillis();
+    long limit = authDeadline.plus(SLACK).toMillis();
     String detail =
         inside.size() + " calls while auth-node was stopped: " + unavailable + " UNAVAILABLE, slowest "
             + slowest + " ms (limit " + limit + " ms)";

@@ -45,8 +45,7 @@ public final class Main {
 
     List<Case> cases = new ArrayList<>(golden(config, tests, fresh(work.resolve("golden")), logs));
     Map<String, List<String>> personRuns = new LinkedHashMap<>();
-    fresh(work.resolve("person-db"));
-    try (Topology topology = new Topology(config, work)) {
+    try (Topology topology = new Topology(config, tests, fresh(work.resolve("person-db")))) {
       log("starting auth-node and person-spring");
       topology.start();
       log("auth-node at " + topology.authTarget() + ", person-spring at " + topology.personTarget());
@@ -117,7 +116,7 @@ public final class Main {
             Map.of(
                 "PERSON_TARGET", topology.personTarget(),
                 "AUTH_TARGET", topology.authTarget(),
-                "AUTH_ADMIN_USERNAME", Topology.ADMIN_USERNAME,
+                "AUTH_ADMIN_USERNAME", topology.adminUsername,
                 "AUTH_ADMIN_PASSWORD", topology.adminPassword,
                 "COMPAT_RUN_ID", runId,
                 "COMPAT_NEXT_DESCRIPTORS", nextSchema.toString()));

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 import org.testcontainers.containers.BindMode;
 import org.testcontainers.containers.GenericContainer;
@@ -20,26 +21,34 @@ import org.testcontainers.utility.DockerImageName;
  */
 final class Topology implements AutoCloseable {
 
+  /** The alias person-spring's AUTH_ADDRESS (person-spring.env) names. */
   static final String AUTH_ALIAS = "auth-node";
   static final int AUTH_PORT = 50051;
   static final int PERSON_PORT = 9090;
-  static final String ADMIN_USERNAME = "admin";
-  /** person-spring's deadline on each ValidateToken call; the fault test holds it to this. */
-  static final Duration AUTH_DEADLINE = Duration.ofMillis(2000);
 
   private static final String AUTH_READY = ".*\"auth service listening\".*";
 
+  final String adminUsername;
   final String adminPassword = "compat-" + UUID.randomUUID();
+  /** person-spring's deadline on each ValidateToken call; the fault test holds it to this. */
+  final Duration authDeadline;
   private final Network network = Network.newNetwork();
   private final GenericContainer<?> auth;
   private final GenericContainer<?> person;
   private final Path dbDir;
 
-  Topology(Config config, Path workDir) throws IOException {
-    // person-spring keeps its H2 database in a host folder, so the harness can count rows in
-    // the real database once the service has stopped. The service runs as uid 1000.
-    dbDir = workDir.resolve("person-db");
-    Files.createDirectories(dbDir);
+  /**
+   * Settings from compatibility-tests/{auth-node,person-spring}.env, which topology.sh reads
+   * too. dbDir must be empty: person-spring keeps its H2 database there, so the harness can
+   * count rows in the real database once the service has stopped.
+   */
+  Topology(Config config, Path envDir, Path dbDir) throws IOException {
+    Map<String, String> authEnv = EnvFile.read(envDir.resolve("auth-node.env"));
+    Map<String, String> personEnv = EnvFile.read(envDir.resolve("person-spring.env"));
+    adminUsername = EnvFile.require(authEnv, "AUTH_ADMIN_USERNAME");
+    authDeadline = Duration.ofMillis(Long.parseLong(EnvFile.require(personEnv, "AUTH_DEADLINE_MS")));
+    this.dbDir = dbDir;
+    // The service runs as uid 1000.
     Files.setPosixFilePermissions(dbDir, PosixFilePermissions.fromString("rwxrwxrwx"));
 
     auth =
@@ -48,22 +57,15 @@ final class Topology implements AutoCloseable {
             .withNetwork(network)
             .withNetworkAliases(AUTH_ALIAS)
             .withExposedPorts(AUTH_PORT)
-            .withEnv("AUTH_ADMIN_USERNAME", ADMIN_USERNAME)
+            .withEnv(authEnv)
             .withEnv("AUTH_ADMIN_PASSWORD", adminPassword)
-            // Every client logs in from the same Docker gateway address; the per-user limit
-            // (5, what error-details checks) stays, the per-address one must not end the run.
-            .withEnv("AUTH_LOGIN_MAX_FAILURES_PER_ADDRESS", "1000000")
             .waitingFor(Wait.forLogMessage(AUTH_READY, 1).withStartupTimeout(Duration.ofSeconds(60)));
     person =
         new GenericContainer<>(image(config, "person-spring"))
             .withImagePullPolicy(name -> false)
             .withNetwork(network)
             .withExposedPorts(PERSON_PORT)
-            .withEnv("AUTH_ADDRESS", AUTH_ALIAS + ":" + AUTH_PORT)
-            .withEnv("AUTH_DEADLINE_MS", Long.toString(AUTH_DEADLINE.toMillis()))
-            // No token cache: every person call is validated by auth-node, as the issue asks,
-            // and the fault test sees the outage on every call.
-            .withEnv("AUTH_CACHE_TTL", "0s")
+            .withEnv(personEnv)
             .withEnv("DB_URL", "jdbc:h2:file:/data/person")
             .withFileSystemBind(dbDir.toString(), "/data", BindMode.READ_WRITE)
             .waitingFor(
@@ -104,16 +106,11 @@ final class Topology implements AutoCloseable {
   }
 
   /** docker start of the same container: same alias, same users and signing key. */
-  void startAuth(Duration timeout) throws InterruptedException {
-    int before = count(auth.getLogs(), "\"auth service listening\"");
+  void startAuth(Duration timeout) {
+    // The container's log holds every start; wait for one more "listening" line than now.
+    int starts = (int) auth.getLogs().lines().filter(l -> l.matches(AUTH_READY)).count();
     auth.getDockerClient().startContainerCmd(auth.getContainerId()).exec();
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (count(auth.getLogs(), "\"auth service listening\"") <= before) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("auth-node did not listen again within " + timeout);
-      }
-      Thread.sleep(100);
-    }
+    Wait.forLogMessage(AUTH_READY, starts + 1).withStartupTimeout(timeout).waitUntilReady(auth);
   }
 
   /**
@@ -126,14 +123,6 @@ final class Topology implements AutoCloseable {
       throw new IllegalStateException("person-spring did not shut down gracefully");
     }
     return dbDir;
-  }
-
-  private static int count(String text, String needle) {
-    int n = 0;
-    for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
-      n++;
-    }
-    return n;
   }
 
   /** Both services' logs (every start of the container), for a failure's post-mortem. */
