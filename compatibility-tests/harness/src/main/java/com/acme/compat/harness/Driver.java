@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +56,8 @@ final class Driver {
     }
 
     Map<String, Case> reported = new LinkedHashMap<>();
-    List<String> problems = new ArrayList<>();
+    // Written by the reader thread and, on a timeout, by this one.
+    List<String> problems = Collections.synchronizedList(new ArrayList<>());
     Thread reader =
         new Thread(
                 () -> {
