@@ -10,8 +10,7 @@ stamp="$env/.compat-stamp"
 
 # requirements.txt must carry versions.env's pins, or the SDK (which requires them) would
 # be installed against something else.
-for pin in "grpcio==$GRPCIO_VERSION" "protobuf==$PROTOBUF_PYTHON_VERSION" \
-           "protovalidate==$PROTOVALIDATE_PYTHON_VERSION"; do
+for pin in "grpcio==$GRPCIO_VERSION" "protobuf==$PROTOBUF_PYTHON_VERSION"; do
   grep -qx "$pin" "$here/requirements.txt" || die "requirements.txt must pin $pin (versions.env)"
 done
 
