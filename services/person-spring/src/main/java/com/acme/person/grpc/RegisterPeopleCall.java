@@ -67,6 +67,10 @@ final class RegisterPeopleCall implements StreamObserver<RegisterPeopleRequest>,
     response.disableAutoRequest();
     // Also after half-close, when onError is no longer called: the commit must not happen.
     response.setOnCancelHandler(call::abort);
+    // The call can also end without a cancel and without this stream's half-close — the
+    // transport closed it. Then nothing may be committed, and the worker must not wait on.
+    // (After a commit the worker has already returned, so this changes nothing.)
+    response.setOnCloseHandler(call::abort);
     workers.execute(call::work);
     response.request(window);
     return call;
