@@ -32,7 +32,12 @@ class AuthServiceStub:
     Status codes every RPC can return:
     - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
     status details carry a buf.validate.Violations message with the field
-    paths and rule ids.
+    paths and rule ids. Also, without details, for a message that cannot be
+    decoded and for a call with no or several request messages.
+    - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+    declared size limit (the limit applies after decompression).
+    - UNIMPLEMENTED: the request is compressed with an encoding the server
+    does not support.
     - INTERNAL: an unexpected failure; no internals are disclosed.
     """
 
@@ -76,7 +81,12 @@ class AuthServiceServicer:
     Status codes every RPC can return:
     - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
     status details carry a buf.validate.Violations message with the field
-    paths and rule ids.
+    paths and rule ids. Also, without details, for a message that cannot be
+    decoded and for a call with no or several request messages.
+    - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+    declared size limit (the limit applies after decompression).
+    - UNIMPLEMENTED: the request is compressed with an encoding the server
+    does not support.
     - INTERNAL: an unexpected failure; no internals are disclosed.
     """
 
@@ -172,7 +182,12 @@ class AuthService:
     Status codes every RPC can return:
     - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
     status details carry a buf.validate.Violations message with the field
-    paths and rule ids.
+    paths and rule ids. Also, without details, for a message that cannot be
+    decoded and for a call with no or several request messages.
+    - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+    declared size limit (the limit applies after decompression).
+    - UNIMPLEMENTED: the request is compressed with an encoding the server
+    does not support.
     - INTERNAL: an unexpected failure; no internals are disclosed.
     """
 

@@ -33,9 +33,15 @@ class PersonServiceStub:
     - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
     - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
     status details carry a buf.validate.Violations message with the field
-    paths and rule ids.
+    paths and rule ids. Also, without details, for a message that cannot be
+    decoded and for a unary call with no or several request messages.
+    - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+    declared size limit (the limit applies after decompression), or the
+    server is at its limit of concurrent RegisterPeople streams.
     - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
     - DEADLINE_EXCEEDED: the call's deadline passed first.
+    - UNIMPLEMENTED: the request is compressed with an encoding the server
+    does not support.
     - INTERNAL: an unexpected failure; no internals are disclosed.
     """
 
@@ -80,9 +86,15 @@ class PersonServiceServicer:
     - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
     - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
     status details carry a buf.validate.Violations message with the field
-    paths and rule ids.
+    paths and rule ids. Also, without details, for a message that cannot be
+    decoded and for a unary call with no or several request messages.
+    - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+    declared size limit (the limit applies after decompression), or the
+    server is at its limit of concurrent RegisterPeople streams.
     - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
     - DEADLINE_EXCEEDED: the call's deadline passed first.
+    - UNIMPLEMENTED: the request is compressed with an encoding the server
+    does not support.
     - INTERNAL: an unexpected failure; no internals are disclosed.
     """
 
@@ -103,6 +115,13 @@ class PersonServiceServicer:
         transaction: if any person is invalid, or the client cancels or fails
         mid-stream, no person of the stream is stored. Returns INVALID_ARGUMENT
         naming the first invalid person by its position, or CANCELLED.
+
+        A client that saw an error cannot know whether the stream was stored
+        just before it (a commit and a cancel can cross). A stream that carries
+        a request_id is idempotent on it: repeating the stream with the same
+        request_id and the same people stores them once and returns the first
+        stream's response again; ALREADY_EXISTS when the request_id was already
+        used for other people.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -178,9 +197,15 @@ class PersonService:
     - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
     - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
     status details carry a buf.validate.Violations message with the field
-    paths and rule ids.
+    paths and rule ids. Also, without details, for a message that cannot be
+    decoded and for a unary call with no or several request messages.
+    - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+    declared size limit (the limit applies after decompression), or the
+    server is at its limit of concurrent RegisterPeople streams.
     - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
     - DEADLINE_EXCEEDED: the call's deadline passed first.
+    - UNIMPLEMENTED: the request is compressed with an encoding the server
+    does not support.
     - INTERNAL: an unexpected failure; no internals are disclosed.
     """
 

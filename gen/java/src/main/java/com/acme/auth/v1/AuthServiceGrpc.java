@@ -9,7 +9,12 @@ import static io.grpc.MethodDescriptor.generateFullMethodName;
  * Status codes every RPC can return:
  *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
  *     status details carry a buf.validate.Violations message with the field
- *     paths and rule ids.
+ *     paths and rule ids. Also, without details, for a message that cannot be
+ *     decoded and for a call with no or several request messages.
+ *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+ *     declared size limit (the limit applies after decompression).
+ *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+ *     does not support.
  *   - INTERNAL: an unexpected failure; no internals are disclosed.
  * </pre>
  */
@@ -242,7 +247,12 @@ public final class AuthServiceGrpc {
    * Status codes every RPC can return:
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression).
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
    *   - INTERNAL: an unexpected failure; no internals are disclosed.
    * </pre>
    */
@@ -320,7 +330,12 @@ public final class AuthServiceGrpc {
    * Status codes every RPC can return:
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression).
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
    *   - INTERNAL: an unexpected failure; no internals are disclosed.
    * </pre>
    */
@@ -340,7 +355,12 @@ public final class AuthServiceGrpc {
    * Status codes every RPC can return:
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression).
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
    *   - INTERNAL: an unexpected failure; no internals are disclosed.
    * </pre>
    */
@@ -434,7 +454,12 @@ public final class AuthServiceGrpc {
    * Status codes every RPC can return:
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression).
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
    *   - INTERNAL: an unexpected failure; no internals are disclosed.
    * </pre>
    */
@@ -523,7 +548,12 @@ public final class AuthServiceGrpc {
    * Status codes every RPC can return:
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression).
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
    *   - INTERNAL: an unexpected failure; no internals are disclosed.
    * </pre>
    */
@@ -612,7 +642,12 @@ public final class AuthServiceGrpc {
    * Status codes every RPC can return:
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression).
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
    *   - INTERNAL: an unexpected failure; no internals are disclosed.
    * </pre>
    */

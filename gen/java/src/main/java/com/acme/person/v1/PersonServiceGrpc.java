@@ -10,9 +10,15 @@ import static io.grpc.MethodDescriptor.generateFullMethodName;
  *   - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
  *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
  *     status details carry a buf.validate.Violations message with the field
- *     paths and rule ids.
+ *     paths and rule ids. Also, without details, for a message that cannot be
+ *     decoded and for a unary call with no or several request messages.
+ *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+ *     declared size limit (the limit applies after decompression), or the
+ *     server is at its limit of concurrent RegisterPeople streams.
  *   - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
  *   - DEADLINE_EXCEEDED: the call's deadline passed first.
+ *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+ *     does not support.
  *   - INTERNAL: an unexpected failure; no internals are disclosed.
  * </pre>
  */
@@ -246,9 +252,15 @@ public final class PersonServiceGrpc {
    *   - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a unary call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression), or the
+   *     server is at its limit of concurrent RegisterPeople streams.
    *   - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
    *   - INTERNAL: an unexpected failure; no internals are disclosed.
    * </pre>
    */
@@ -274,6 +286,12 @@ public final class PersonServiceGrpc {
      * transaction: if any person is invalid, or the client cancels or fails
      * mid-stream, no person of the stream is stored. Returns INVALID_ARGUMENT
      * naming the first invalid person by its position, or CANCELLED.
+     * A client that saw an error cannot know whether the stream was stored
+     * just before it (a commit and a cancel can cross). A stream that carries
+     * a request_id is idempotent on it: repeating the stream with the same
+     * request_id and the same people stores them once and returns the first
+     * stream's response again; ALREADY_EXISTS when the request_id was already
+     * used for other people.
      * </pre>
      */
     default io.grpc.stub.StreamObserver<com.acme.person.v1.RegisterPeopleRequest> registerPeople(
@@ -326,9 +344,15 @@ public final class PersonServiceGrpc {
    *   - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a unary call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression), or the
+   *     server is at its limit of concurrent RegisterPeople streams.
    *   - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
    *   - INTERNAL: an unexpected failure; no internals are disclosed.
    * </pre>
    */
@@ -349,9 +373,15 @@ public final class PersonServiceGrpc {
    *   - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a unary call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression), or the
+   *     server is at its limit of concurrent RegisterPeople streams.
    *   - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
    *   - INTERNAL: an unexpected failure; no internals are disclosed.
    * </pre>
    */
@@ -389,6 +419,12 @@ public final class PersonServiceGrpc {
      * transaction: if any person is invalid, or the client cancels or fails
      * mid-stream, no person of the stream is stored. Returns INVALID_ARGUMENT
      * naming the first invalid person by its position, or CANCELLED.
+     * A client that saw an error cannot know whether the stream was stored
+     * just before it (a commit and a cancel can cross). A stream that carries
+     * a request_id is idempotent on it: repeating the stream with the same
+     * request_id and the same people stores them once and returns the first
+     * stream's response again; ALREADY_EXISTS when the request_id was already
+     * used for other people.
      * </pre>
      */
     public io.grpc.stub.StreamObserver<com.acme.person.v1.RegisterPeopleRequest> registerPeople(
@@ -445,9 +481,15 @@ public final class PersonServiceGrpc {
    *   - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a unary call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression), or the
+   *     server is at its limit of concurrent RegisterPeople streams.
    *   - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
    *   - INTERNAL: an unexpected failure; no internals are disclosed.
    * </pre>
    */
@@ -484,6 +526,12 @@ public final class PersonServiceGrpc {
      * transaction: if any person is invalid, or the client cancels or fails
      * mid-stream, no person of the stream is stored. Returns INVALID_ARGUMENT
      * naming the first invalid person by its position, or CANCELLED.
+     * A client that saw an error cannot know whether the stream was stored
+     * just before it (a commit and a cancel can cross). A stream that carries
+     * a request_id is idempotent on it: repeating the stream with the same
+     * request_id and the same people stores them once and returns the first
+     * stream's response again; ALREADY_EXISTS when the request_id was already
+     * used for other people.
      * </pre>
      */
     @io.grpc.ExperimentalApi("https://github.com/grpc/grpc-java/issues/10918")
@@ -542,9 +590,15 @@ public final class PersonServiceGrpc {
    *   - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a unary call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression), or the
+   *     server is at its limit of concurrent RegisterPeople streams.
    *   - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
    *   - INTERNAL: an unexpected failure; no internals are disclosed.
    * </pre>
    */
@@ -608,9 +662,15 @@ public final class PersonServiceGrpc {
    *   - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a unary call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression), or the
+   *     server is at its limit of concurrent RegisterPeople streams.
    *   - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
    *   - INTERNAL: an unexpected failure; no internals are disclosed.
    * </pre>
    */
