@@ -9,6 +9,7 @@ import { type App, createApp } from "./app.js";
 import type { Config } from "./config.js";
 import { clientAddressKey } from "./context.js";
 import type { Logger } from "./log.js";
+import { limitHeaderList } from "./header-limit.js";
 import { restHandler } from "./rest.js";
 
 export interface RunningServer {
@@ -23,19 +24,27 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const app = await createApp(config, log);
   const shutdown = new AbortController();
   const rpc = createHttp2Server(
-    connectNodeAdapter({
+    // The header list a client may send: advertised in SETTINGS, enforced by limitHeaderList.
+    { settings: { maxHeaderListSize: config.limits.headerListBytes } },
+    limitHeaderList(config.limits.headerListBytes, connectNodeAdapter({
       routes: app.routes,
       interceptors: app.interceptors,
+      requestGate: app.requestGate,
+      // Per message, after decompression too: a small compressed message cannot inflate past it.
+      readMaxBytes: config.limits.messageBytes,
       shutdownSignal: shutdown.signal,
       contextValues: (req) => createContextValues().set(clientAddressKey, req.socket.remoteAddress ?? "unknown"),
-    }),
+    })),
   );
   const sessions = new Set<ServerHttp2Session>();
   rpc.on("session", (session) => {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
   });
-  const rest = createHttpServer(restHandler(app, log.child({ port: "rest" })));
+  const rest = createHttpServer(
+    { maxHeaderSize: config.limits.headerListBytes },
+    restHandler(app, config.limits.restBodyBytes, log.child({ port: "rest" })),
+  );
 
   try {
     await listen(rpc, config.port, config.host);
