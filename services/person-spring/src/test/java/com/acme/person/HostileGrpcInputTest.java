@@ -64,6 +64,23 @@ class HostileGrpcInputTest extends ServiceTestBase {
   }
 
   @Test
+  void aCompressedMessageThatInflatesPastTheLimitIsResourceExhaustedAndStoresNothing() {
+    // A person of 10 MB of repeated hobbies, gzip-compressed by the client to some 20 KB: the
+    // limit (9 MB) holds after decompression, while it is decoded. (A bomb of zeros never
+    // inflates far: decoding stops at the first byte, an invalid tag — INVALID_ARGUMENT.) The
+    // stream's valid person before it must not be stored.
+    String name = uniqueName("bomb");
+    byte[] inflates = registerMany(People.bigPerson(name, 10 * 1024 * 1024)).toByteArray();
+    RawCalls.Outcome outcome = RawCalls.call(channel, PersonServiceGrpc.getRegisterPeopleMethod(), token,
+        List.of(registerMany(person(name, 1)).toByteArray(), inflates), true,
+        io.grpc.CallOptions.DEFAULT.withCompression("gzip"));
+    assertThat(outcome.status().getCode()).as(outcome.status().toString()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertNoInternals(outcome.status());
+    awaitStreamWorkersIdle();
+    assertThat(rowsNamed(name)).isZero();
+  }
+
+  @Test
   void undecodableRequestOfEveryRpcIsInvalidArgument() {
     for (MethodDescriptor<?, ?> method : personMethods()) {
       RawCalls.Outcome outcome = RawCalls.call(channel, method, token, List.of(GARBAGE), true);

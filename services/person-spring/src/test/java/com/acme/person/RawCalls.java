@@ -50,6 +50,17 @@ final class RawCalls {
    */
   static Outcome call(
       Channel channel, MethodDescriptor<?, ?> method, String bearer, List<byte[]> messages, boolean halfClose) {
+    return call(channel, method, bearer, messages, halfClose, CallOptions.DEFAULT);
+  }
+
+  /** As above, with call options (say, gzip compression of the messages). */
+  static Outcome call(
+      Channel channel,
+      MethodDescriptor<?, ?> method,
+      String bearer,
+      List<byte[]> messages,
+      boolean halfClose,
+      CallOptions options) {
     Metadata headers = new Metadata();
     if (bearer != null) {
       headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + bearer);
@@ -57,7 +68,7 @@ final class RawCalls {
     Channel withHeaders = ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers));
     ClientCall<byte[], byte[]> call =
         withHeaders.newCall(
-            method.toBuilder(BYTES, BYTES).build(), CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS));
+            method.toBuilder(BYTES, BYTES).build(), options.withDeadlineAfter(20, TimeUnit.SECONDS));
     CompletableFuture<Outcome> done = new CompletableFuture<>();
     List<byte[]> responses = new ArrayList<>();
     call.start(
