@@ -32,6 +32,11 @@ export interface Limits {
   /** Request headers of one call or HTTP request: room for the longest token the contract
    * allows in "authorization: Bearer <token>", and the rest. */
   headerListBytes: number;
+  /** How long a request may take to arrive whole, at most (a shorter deadline of the call's
+   * own applies first): a client that never finishes sending does not hold a stream for ever. */
+  requestArrivalSeconds: number;
+  /** Streams one client may have open at once on one HTTP/2 connection. */
+  streamsPerConnection: number;
 }
 
 export interface Config {
@@ -101,6 +106,8 @@ export function loadConfig(env: Env = process.env): Config {
       messageBytes: int("AUTH_MAX_MESSAGE_BYTES", 64 * 1024, 40 * 1024, 16 * 1024 * 1024),
       restBodyBytes: int("AUTH_MAX_REST_BODY_BYTES", 64 * 1024, 40 * 1024, 16 * 1024 * 1024),
       headerListBytes: int("AUTH_MAX_HEADER_LIST_BYTES", 16 * 1024, 9 * 1024, 1024 * 1024),
+      requestArrivalSeconds: int("AUTH_MAX_REQUEST_ARRIVAL_SECONDS", 10, 1, 600),
+      streamsPerConnection: int("AUTH_MAX_STREAMS_PER_CONNECTION", 100, 1, 10_000),
     },
     // 2^15 costs about 50 ms and 32 MiB per hash on one core: slow for guessing, fine for logins.
     scryptLogN: int("AUTH_SCRYPT_LOG_N", 15, 10, 20),

@@ -9,7 +9,7 @@ import { type App, createApp } from "./app.js";
 import type { Config } from "./config.js";
 import { clientAddressKey } from "./context.js";
 import type { Logger } from "./log.js";
-import { limitHeaderList } from "./header-limit.js";
+import { transportLimits } from "./transport-limits.js";
 import { restHandler } from "./rest.js";
 
 export interface RunningServer {
@@ -24,9 +24,10 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const app = await createApp(config, log);
   const shutdown = new AbortController();
   const rpc = createHttp2Server(
-    // The header list a client may send: advertised in SETTINGS, enforced by limitHeaderList.
-    { settings: { maxHeaderListSize: config.limits.headerListBytes } },
-    limitHeaderList(config.limits.headerListBytes, connectNodeAdapter({
+    // The header list a client may send: advertised in SETTINGS, enforced by transportLimits;
+    // the streams a client may open at once on one connection.
+    { settings: { maxHeaderListSize: config.limits.headerListBytes, maxConcurrentStreams: config.limits.streamsPerConnection } },
+    transportLimits(config.limits, connectNodeAdapter({
       routes: app.routes,
       interceptors: app.interceptors,
       requestGate: app.requestGate,

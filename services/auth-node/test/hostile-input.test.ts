@@ -13,6 +13,7 @@ import { envelope, grpc, post, session } from "./raw-http2.js";
 import { bearer, rejects, type Started, startTestServer } from "./support.js";
 
 const INVALID_ARGUMENT = 3;
+const DEADLINE_EXCEEDED = 4;
 const RESOURCE_EXHAUSTED = 8;
 const UNAUTHENTICATED = 16;
 
@@ -102,6 +103,31 @@ describe("hostile input over the wire", () => {
     const two = await grpc(h2, "ValidateToken", Buffer.concat([one, one]));
     assert.equal(two.grpcStatus, INVALID_ARGUMENT, two.grpcMessage);
     assertNoInternals(two.grpcMessage);
+  });
+
+  it("does not hold a unary call whose request never ends past its deadline", async () => {
+    // The client sends one message and never half-closes: only the deadline can end the call.
+    const fresh = session(s.server.port);
+    const started = performance.now();
+    const answer = await new Promise<{ code?: number; reset?: number }>((resolve) => {
+      const req = fresh.request({
+        ":method": "POST", ":path": "/acme.auth.v1.AuthService/ValidateToken",
+        "content-type": "application/grpc", te: "trailers", "grpc-timeout": "300m",
+      });
+      let status: number | undefined;
+      req.on("response", (h) => (status = h["grpc-status"] === undefined ? status : Number(h["grpc-status"])));
+      req.on("trailers", (t) => (status = Number(t["grpc-status"])));
+      req.on("close", () => resolve({ code: status, reset: req.rstCode }));
+      req.on("error", () => {});
+      req.write(validateToken("x"));
+      req.resume();
+    });
+    const ms = performance.now() - started;
+    fresh.close();
+    // DEADLINE_EXCEEDED, or the stream reset at the deadline (what grpc-java does): either way
+    // the server let go of it, soon after the 300 ms.
+    assert.ok(answer.code === DEADLINE_EXCEEDED || answer.reset === 8, JSON.stringify(answer));
+    assert.ok(ms < 2000, `the call ended after ${Math.round(ms)} ms`);
   });
 
   it("takes the longest token the contract allows in the authorization header", async () => {
