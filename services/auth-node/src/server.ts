@@ -46,6 +46,17 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     { maxHeaderSize: config.limits.headerListBytes },
     restHandler(app, config.limits.restBodyBytes, log.child({ port: "rest" })),
   );
+  // A request Node's HTTP parser refuses (an invalid header character, headers over the
+  // limit) gets the twin's JSON error too, not a bare 400.
+  rest.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
+    const body = JSON.stringify(tooLarge
+      ? { code: "resource_exhausted", message: `request headers are larger than ${config.limits.headerListBytes} bytes` }
+      : { code: "invalid_argument", message: "the request is not valid HTTP/1.1" });
+    socket.end(`HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\n`
+      + `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
 
   try {
     await listen(rpc, config.port, config.host);

@@ -154,6 +154,20 @@ describe("hostile input over the wire", () => {
     assert.equal(res.status, 431);
   });
 
+  it("answers a request the HTTP parser refuses with the twin's JSON error", async () => {
+    const { connect } = await import("node:net");
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(s.server.restPort, "127.0.0.1", () => {
+        socket.end("POST /api/validate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \x7fbad\r\ncontent-length: 2\r\n\r\n{}");
+      });
+      let text = "";
+      socket.on("data", (d) => (text += d.toString()));
+      socket.on("close", () => resolve(text));
+    });
+    assert.match(answer, /^HTTP\/1\.1 400 /);
+    assert.equal(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)).code, "invalid_argument");
+  });
+
   it("answers another media type on the REST twin with 415", async () => {
     const res = await fetch(`http://127.0.0.1:${s.server.restPort}/api/login`, {
       method: "POST",
