@@ -112,6 +112,21 @@ class HostileRestInputTest extends ServiceTestBase {
   }
 
   @Test
+  void aRequestTheHttpParserRefusesGetsTheJsonErrorNotAnHtmlPage() throws Exception {
+    // A header value with a control character: Tomcat refuses it before any servlet runs.
+    try (Socket socket = new Socket("localhost", restPort)) {
+      socket.setSoTimeout(5000);
+      socket.getOutputStream().write(("GET /api/people/x HTTP/1.1\r\nHost: localhost\r\n"
+          + "Authorization: Bearer \u007fbad\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+      String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(answer).startsWith("HTTP/1.1 400");
+      assertThat(answer).containsIgnoringCase("Content-Type: application/json");
+      JsonNode error = json.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
+      assertThat(error.get("code").asString()).isEqualTo("INVALID_ARGUMENT");
+    }
+  }
+
+  @Test
   void aWrongMethodIs405Unimplemented() throws Exception {
     HttpResponse<String> response = send("PUT", "/api/people", "application/json", "{}".getBytes(StandardCharsets.UTF_8), token);
     assertError(response, 405, "UNIMPLEMENTED");
