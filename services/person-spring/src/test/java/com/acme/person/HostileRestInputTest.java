@@ -34,6 +34,9 @@ class HostileRestInputTest extends ServiceTestBase {
   @Value("${person.limits.rest-body-size:9MB}")
   DataSize restBodyLimit;
 
+  @org.springframework.beans.factory.annotation.Autowired
+  com.acme.person.config.PersonProperties properties;
+
   @Test
   void aFormBodyWithInvalidBytesIs415AndItsBytesAreNotLogged(CapturedOutput output) throws Exception {
     byte[] body = "name=%ZZsecret-form-body&age=%FF%FE\u00ff".getBytes(StandardCharsets.ISO_8859_1);
@@ -124,6 +127,13 @@ class HostileRestInputTest extends ServiceTestBase {
       JsonNode error = json.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
       assertThat(error.get("code").asString()).isEqualTo("INVALID_ARGUMENT");
     }
+  }
+
+  @Test
+  void headersOverTheLimitAre431ResourceExhausted() throws Exception {
+    HttpResponse<String> response = send("GET", "/api/people/" + java.util.UUID.randomUUID(), null, null,
+        "t".repeat((int) properties.limits().headerListSize().toBytes()));
+    assertError(response, 431, "RESOURCE_EXHAUSTED");
   }
 
   @Test

@@ -11,8 +11,8 @@ import org.apache.coyote.ActionCode;
 
 /**
  * The error body of requests Tomcat refuses itself, before any servlet runs — a header with a
- * control character, a malformed request line: the REST twin's JSON error instead of Tomcat's
- * HTML page (which also names the server). Installed as the host's error report valve by
+ * control character, a malformed request line, headers over the limit (431 rather than Tomcat's
+ * 400): the REST twin's JSON error instead of Tomcat's HTML page (which also names the server). Installed as the host's error report valve by
  * RestConfig.
  */
 public class JsonErrorReportValve extends ErrorReportValve {
@@ -28,8 +28,14 @@ public class JsonErrorReportValve extends ErrorReportValve {
     if (!ioAllowed.get() || !response.setErrorReported()) {
       return;
     }
-    Code code = RestErrors.codeOf(status);
     String message = status == 400 ? "the request is not valid HTTP/1.1" : "the request was refused (HTTP " + status + ")";
+    if (status == 400 && headersTooLarge(throwable)) {
+      // Tomcat answers 400 for headers over max-http-request-header-size; 431 says what it is.
+      status = 431;
+      response.setStatus(status);
+      message = "the request headers are larger than the limit";
+    }
+    Code code = RestErrors.codeOf(status);
     try {
       response.setContentType("application/json");
       response.setCharacterEncoding("UTF-8");
@@ -41,5 +47,14 @@ public class JsonErrorReportValve extends ErrorReportValve {
     } catch (IOException | IllegalStateException e) {
       // The client is gone, or the response was committed meanwhile: nothing to report to.
     }
+  }
+
+  private static boolean headersTooLarge(Throwable t) {
+    for (Throwable cause = t; cause != null; cause = cause.getCause()) {
+      if (cause instanceof IllegalArgumentException && String.valueOf(cause.getMessage()).contains("header is too large")) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -37,7 +37,7 @@ public class RestErrors {
       case 404 -> Code.NOT_FOUND;
       // A method, media type or representation the twin does not offer.
       case 405, 406, 415 -> Code.UNIMPLEMENTED;
-      case 413, 429 -> Code.RESOURCE_EXHAUSTED;
+      case 413, 429, 431 -> Code.RESOURCE_EXHAUSTED;
       default -> httpStatus < 500 ? Code.INVALID_ARGUMENT : Code.INTERNAL;
     };
   }
