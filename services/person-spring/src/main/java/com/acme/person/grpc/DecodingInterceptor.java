@@ -1,5 +1,6 @@
 package com.acme.person.grpc;
 
+import com.acme.person.config.PersonProperties;
 import com.acme.person.error.ErrorMapper;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
@@ -19,7 +20,7 @@ import org.springframework.stereotype.Component;
  *
  * <ul>
  *   <li>a message that is not a valid request → INVALID_ARGUMENT naming its position, no
- *       parser details;
+ *       parser details; one that inflates past the size limit → RESOURCE_EXHAUSTED;
  *   <li>a unary or server-streaming call with no request, or more than one → INVALID_ARGUMENT
  *       (grpc-java would answer INTERNAL);
  *   <li>an exception thrown while the handler takes a message → the status ErrorMapper gives it
@@ -35,9 +36,11 @@ import org.springframework.stereotype.Component;
 public class DecodingInterceptor implements ServerInterceptor {
 
   private final ErrorMapper errors;
+  private final long maxMessageBytes;
 
-  public DecodingInterceptor(ErrorMapper errors) {
+  public DecodingInterceptor(ErrorMapper errors, PersonProperties properties) {
     this.errors = errors;
+    this.maxMessageBytes = properties.limits().messageSize().toBytes();
   }
 
   @Override
@@ -67,7 +70,10 @@ public class DecodingInterceptor implements ServerInterceptor {
           message = (ReqT) decoder.decode((InputStream) bytes);
         } catch (RuntimeException undecodable) {
           String which = oneRequest ? "the request" : StreamPositions.message(received);
-          refuse(invalid(which + " is not a valid " + decoder.typeName()));
+          refuse(overLimit(undecodable)
+              ? Status.RESOURCE_EXHAUSTED.withDescription(which + " is larger than the limit of "
+                  + maxMessageBytes + " bytes after decompression").asRuntimeException(new Metadata())
+              : invalid(which + " is not a valid " + decoder.typeName()));
           return;
         }
         received++;
@@ -94,7 +100,20 @@ public class DecodingInterceptor implements ServerInterceptor {
   }
 
   private static StatusRuntimeException invalid(String message) {
-    return Status.INVALID_ARGUMENT.withDescription(message).asRuntimeException();
+    return Status.INVALID_ARGUMENT.withDescription(message).asRuntimeException(new Metadata());
+  }
+
+  /**
+   * Whether decoding stopped at the message size limit: the transport enforces it while a
+   * compressed message is inflated, which happens here, as the message is decoded.
+   */
+  private static boolean overLimit(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof StatusRuntimeException s && s.getStatus().getCode() == Status.Code.RESOURCE_EXHAUSTED) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String shape(MethodDescriptor<?, ?> method) {
