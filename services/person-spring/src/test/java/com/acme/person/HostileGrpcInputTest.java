@@ -28,6 +28,7 @@ import org.springframework.beans.factory.annotation.Autowired;
  * wrong number of messages, the longest token the contract allows. Each must end with a
  * documented status code, store nothing and leave the service as able as before.
  */
+@org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
 class HostileGrpcInputTest extends ServiceTestBase {
 
   /** Not protobuf: field number 0 is invalid, and the varint that follows never ends. */
@@ -78,6 +79,18 @@ class HostileGrpcInputTest extends ServiceTestBase {
     assertNoInternals(outcome.status());
     awaitStreamWorkersIdle();
     assertThat(rowsNamed(name)).isZero();
+  }
+
+  @Test
+  void aClientsBadFramesDoNotFloodTheLog(org.springframework.boot.test.system.CapturedOutput output) {
+    // grpc-java logs every frame it refuses (over the size limit, cut short) with a stack trace
+    // at WARN: a client sending bad frames in a loop would flood the service's log.
+    byte[] over = new byte[(int) properties.limits().messageSize().toBytes() + 1];
+    for (int i = 0; i < 3; i++) {
+      RawCalls.Outcome outcome = RawCalls.call(channel, PersonServiceGrpc.getRegisterPersonMethod(), token, List.of(over), true);
+      assertThat(outcome.status().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    }
+    assertThat(output.getAll()).doesNotContain("Exception processing message").doesNotContain("\tat io.grpc");
   }
 
   @Test
