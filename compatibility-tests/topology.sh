@@ -5,7 +5,8 @@
 # limits of containers.env, every port published on 127.0.0.1. `up` waits until both serve and
 # prints the environment a client needs: `eval "$(compatibility-tests/topology.sh up)"`.
 # COMPAT_TOPOLOGY names it (default compat-dev), so several can run side by side; with
-# TOPOLOGY_DATA set, person-spring keeps its H2 database in that folder.
+# TOPOLOGY_DATA set, person-spring keeps its H2 database in that folder. TOPOLOGY_AUTH_ENV and
+# TOPOLOGY_PERSON_ENV (NAME=VALUE …) override settings of the env files for one use.
 source "$(dirname "$0")/../scripts/lib.sh"
 here="$ROOT/compatibility-tests"
 name="${COMPAT_TOPOLOGY:-compat-dev}"
@@ -29,7 +30,8 @@ case "${1:-}" in
     docker network create "$name" >/dev/null
     docker run -d --name "$name-auth" --network "$name" --network-alias auth-node \
       --memory "$AUTH_NODE_MEMORY" -p 127.0.0.1::50051 -p 127.0.0.1::8081 \
-      --env-file "$here/auth-node.env" -e AUTH_ADMIN_PASSWORD="$admin_password" acme/auth-node:latest >/dev/null
+      --env-file "$here/auth-node.env" -e AUTH_ADMIN_PASSWORD="$admin_password" \
+      $(for s in ${TOPOLOGY_AUTH_ENV:-}; do echo "-e $s"; done) acme/auth-node:latest >/dev/null
     data=()
     if [[ -n "${TOPOLOGY_DATA:-}" ]]; then
       mkdir -p "$TOPOLOGY_DATA" && chmod 777 "$TOPOLOGY_DATA" # the service runs as uid 1000
@@ -37,7 +39,8 @@ case "${1:-}" in
     fi
     docker run -d --name "$name-person" --network "$name" --memory "$PERSON_SPRING_MEMORY" \
       -p 127.0.0.1::9090 -p 127.0.0.1::8080 "${data[@]}" \
-      --env-file "$here/person-spring.env" acme/person-spring:latest >/dev/null
+      --env-file "$here/person-spring.env" \
+      $(for s in ${TOPOLOGY_PERSON_ENV:-}; do echo "-e $s"; done) acme/person-spring:latest >/dev/null
     wait_for "$name-auth" '"auth service listening"'
     wait_for "$name-person" 'Started PersonSpringApplication'
     echo "export AUTH_TARGET=$(docker port "$name-auth" 50051/tcp | head -1)"

@@ -19,6 +19,7 @@ suites=(
   "person-spring|scripts/test-person-spring.sh"
   "person-spring-postgres|scripts/test-person-postgres.sh"
   "compatibility|scripts/test-compat.sh"
+  "fuzz|scripts/fuzz.sh 20000"
 )
 
 passed=0 failed=0 report=()
