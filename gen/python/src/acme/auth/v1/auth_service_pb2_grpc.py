@@ -38,7 +38,10 @@ class AuthServiceStub:
     declared size limit (the limit applies after decompression).
     - UNIMPLEMENTED: the request is compressed with an encoding the server
     does not support.
-    - INTERNAL: an unexpected failure; no internals are disclosed.
+    - INTERNAL: an unexpected failure, or a gRPC framing error of the
+    client's that a server's transport answers itself (a frame cut short,
+    reserved flag bits), as the gRPC specification asks. No internals are
+    disclosed.
     """
 
     def __init__(self, channel):
@@ -87,7 +90,10 @@ class AuthServiceServicer:
     declared size limit (the limit applies after decompression).
     - UNIMPLEMENTED: the request is compressed with an encoding the server
     does not support.
-    - INTERNAL: an unexpected failure; no internals are disclosed.
+    - INTERNAL: an unexpected failure, or a gRPC framing error of the
+    client's that a server's transport answers itself (a frame cut short,
+    reserved flag bits), as the gRPC specification asks. No internals are
+    disclosed.
     """
 
     def Login(self, request, context):
@@ -188,7 +194,10 @@ class AuthService:
     declared size limit (the limit applies after decompression).
     - UNIMPLEMENTED: the request is compressed with an encoding the server
     does not support.
-    - INTERNAL: an unexpected failure; no internals are disclosed.
+    - INTERNAL: an unexpected failure, or a gRPC framing error of the
+    client's that a server's transport answers itself (a frame cut short,
+    reserved flag bits), as the gRPC specification asks. No internals are
+    disclosed.
     """
 
     @staticmethod

@@ -42,7 +42,10 @@ class PersonServiceStub:
     - DEADLINE_EXCEEDED: the call's deadline passed first.
     - UNIMPLEMENTED: the request is compressed with an encoding the server
     does not support.
-    - INTERNAL: an unexpected failure; no internals are disclosed.
+    - INTERNAL: an unexpected failure, or a gRPC framing error of the
+    client's that a server's transport answers itself (a frame cut short,
+    reserved flag bits), as the gRPC specification asks. No internals are
+    disclosed.
     """
 
     def __init__(self, channel):
@@ -95,7 +98,10 @@ class PersonServiceServicer:
     - DEADLINE_EXCEEDED: the call's deadline passed first.
     - UNIMPLEMENTED: the request is compressed with an encoding the server
     does not support.
-    - INTERNAL: an unexpected failure; no internals are disclosed.
+    - INTERNAL: an unexpected failure, or a gRPC framing error of the
+    client's that a server's transport answers itself (a frame cut short,
+    reserved flag bits), as the gRPC specification asks. No internals are
+    disclosed.
     """
 
     def RegisterPerson(self, request, context):
@@ -147,7 +153,9 @@ class PersonServiceServicer:
         """SyncPeople answers each incoming person, in order and as soon as it is
         handled, with its stored id or with its own error. A bad item does not
         end the stream; only a failure of the stream itself (UNAUTHENTICATED,
-        UNAVAILABLE, CANCELLED) does. Items are idempotent on request_id.
+        UNAVAILABLE, CANCELLED, or INVALID_ARGUMENT for a message that cannot be
+        decoded, which has no request_id to answer) does. Items are idempotent on
+        request_id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -206,7 +214,10 @@ class PersonService:
     - DEADLINE_EXCEEDED: the call's deadline passed first.
     - UNIMPLEMENTED: the request is compressed with an encoding the server
     does not support.
-    - INTERNAL: an unexpected failure; no internals are disclosed.
+    - INTERNAL: an unexpected failure, or a gRPC framing error of the
+    client's that a server's transport answers itself (a frame cut short,
+    reserved flag bits), as the gRPC specification asks. No internals are
+    disclosed.
     """
 
     @staticmethod

@@ -280,7 +280,10 @@ export const ListUsersResponseSchema: GenMessage<ListUsersResponse> = /*@__PURE_
  *     declared size limit (the limit applies after decompression).
  *   - UNIMPLEMENTED: the request is compressed with an encoding the server
  *     does not support.
- *   - INTERNAL: an unexpected failure; no internals are disclosed.
+ *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+ *     client's that a server's transport answers itself (a frame cut short,
+ *     reserved flag bits), as the gRPC specification asks. No internals are
+ *     disclosed.
  *
  * @generated from service acme.auth.v1.AuthService
  */

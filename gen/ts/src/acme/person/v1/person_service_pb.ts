@@ -376,7 +376,10 @@ export const SyncPeopleErrorSchema: GenMessage<SyncPeopleError> = /*@__PURE__*/
  *   - DEADLINE_EXCEEDED: the call's deadline passed first.
  *   - UNIMPLEMENTED: the request is compressed with an encoding the server
  *     does not support.
- *   - INTERNAL: an unexpected failure; no internals are disclosed.
+ *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+ *     client's that a server's transport answers itself (a frame cut short,
+ *     reserved flag bits), as the gRPC specification asks. No internals are
+ *     disclosed.
  *
  * @generated from service acme.person.v1.PersonService
  */
@@ -442,7 +445,9 @@ export const PersonService: GenService<{
    * SyncPeople answers each incoming person, in order and as soon as it is
    * handled, with its stored id or with its own error. A bad item does not
    * end the stream; only a failure of the stream itself (UNAUTHENTICATED,
-   * UNAVAILABLE, CANCELLED) does. Items are idempotent on request_id.
+   * UNAVAILABLE, CANCELLED, or INVALID_ARGUMENT for a message that cannot be
+   * decoded, which has no request_id to answer) does. Items are idempotent on
+   * request_id.
    *
    * @generated from rpc acme.person.v1.PersonService.SyncPeople
    */

@@ -15,7 +15,10 @@ import static io.grpc.MethodDescriptor.generateFullMethodName;
  *     declared size limit (the limit applies after decompression).
  *   - UNIMPLEMENTED: the request is compressed with an encoding the server
  *     does not support.
- *   - INTERNAL: an unexpected failure; no internals are disclosed.
+ *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+ *     client's that a server's transport answers itself (a frame cut short,
+ *     reserved flag bits), as the gRPC specification asks. No internals are
+ *     disclosed.
  * </pre>
  */
 @io.grpc.stub.annotations.GrpcGenerated
@@ -253,7 +256,10 @@ public final class AuthServiceGrpc {
    *     declared size limit (the limit applies after decompression).
    *   - UNIMPLEMENTED: the request is compressed with an encoding the server
    *     does not support.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public interface AsyncService {
@@ -336,7 +342,10 @@ public final class AuthServiceGrpc {
    *     declared size limit (the limit applies after decompression).
    *   - UNIMPLEMENTED: the request is compressed with an encoding the server
    *     does not support.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public static abstract class AuthServiceImplBase
@@ -361,7 +370,10 @@ public final class AuthServiceGrpc {
    *     declared size limit (the limit applies after decompression).
    *   - UNIMPLEMENTED: the request is compressed with an encoding the server
    *     does not support.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public static final class AuthServiceStub
@@ -460,7 +472,10 @@ public final class AuthServiceGrpc {
    *     declared size limit (the limit applies after decompression).
    *   - UNIMPLEMENTED: the request is compressed with an encoding the server
    *     does not support.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public static final class AuthServiceBlockingV2Stub
@@ -554,7 +569,10 @@ public final class AuthServiceGrpc {
    *     declared size limit (the limit applies after decompression).
    *   - UNIMPLEMENTED: the request is compressed with an encoding the server
    *     does not support.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public static final class AuthServiceBlockingStub
@@ -648,7 +666,10 @@ public final class AuthServiceGrpc {
    *     declared size limit (the limit applies after decompression).
    *   - UNIMPLEMENTED: the request is compressed with an encoding the server
    *     does not support.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public static final class AuthServiceFutureStub

@@ -19,7 +19,10 @@ import static io.grpc.MethodDescriptor.generateFullMethodName;
  *   - DEADLINE_EXCEEDED: the call's deadline passed first.
  *   - UNIMPLEMENTED: the request is compressed with an encoding the server
  *     does not support.
- *   - INTERNAL: an unexpected failure; no internals are disclosed.
+ *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+ *     client's that a server's transport answers itself (a frame cut short,
+ *     reserved flag bits), as the gRPC specification asks. No internals are
+ *     disclosed.
  * </pre>
  */
 @io.grpc.stub.annotations.GrpcGenerated
@@ -261,7 +264,10 @@ public final class PersonServiceGrpc {
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
    *   - UNIMPLEMENTED: the request is compressed with an encoding the server
    *     does not support.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public interface AsyncService {
@@ -326,7 +332,9 @@ public final class PersonServiceGrpc {
      * SyncPeople answers each incoming person, in order and as soon as it is
      * handled, with its stored id or with its own error. A bad item does not
      * end the stream; only a failure of the stream itself (UNAUTHENTICATED,
-     * UNAVAILABLE, CANCELLED) does. Items are idempotent on request_id.
+     * UNAVAILABLE, CANCELLED, or INVALID_ARGUMENT for a message that cannot be
+     * decoded, which has no request_id to answer) does. Items are idempotent on
+     * request_id.
      * </pre>
      */
     default io.grpc.stub.StreamObserver<com.acme.person.v1.SyncPeopleRequest> syncPeople(
@@ -353,7 +361,10 @@ public final class PersonServiceGrpc {
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
    *   - UNIMPLEMENTED: the request is compressed with an encoding the server
    *     does not support.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public static abstract class PersonServiceImplBase
@@ -382,7 +393,10 @@ public final class PersonServiceGrpc {
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
    *   - UNIMPLEMENTED: the request is compressed with an encoding the server
    *     does not support.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public static final class PersonServiceStub
@@ -462,7 +476,9 @@ public final class PersonServiceGrpc {
      * SyncPeople answers each incoming person, in order and as soon as it is
      * handled, with its stored id or with its own error. A bad item does not
      * end the stream; only a failure of the stream itself (UNAUTHENTICATED,
-     * UNAVAILABLE, CANCELLED) does. Items are idempotent on request_id.
+     * UNAVAILABLE, CANCELLED, or INVALID_ARGUMENT for a message that cannot be
+     * decoded, which has no request_id to answer) does. Items are idempotent on
+     * request_id.
      * </pre>
      */
     public io.grpc.stub.StreamObserver<com.acme.person.v1.SyncPeopleRequest> syncPeople(
@@ -490,7 +506,10 @@ public final class PersonServiceGrpc {
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
    *   - UNIMPLEMENTED: the request is compressed with an encoding the server
    *     does not support.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public static final class PersonServiceBlockingV2Stub
@@ -570,7 +589,9 @@ public final class PersonServiceGrpc {
      * SyncPeople answers each incoming person, in order and as soon as it is
      * handled, with its stored id or with its own error. A bad item does not
      * end the stream; only a failure of the stream itself (UNAUTHENTICATED,
-     * UNAVAILABLE, CANCELLED) does. Items are idempotent on request_id.
+     * UNAVAILABLE, CANCELLED, or INVALID_ARGUMENT for a message that cannot be
+     * decoded, which has no request_id to answer) does. Items are idempotent on
+     * request_id.
      * </pre>
      */
     @io.grpc.ExperimentalApi("https://github.com/grpc/grpc-java/issues/10918")
@@ -599,7 +620,10 @@ public final class PersonServiceGrpc {
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
    *   - UNIMPLEMENTED: the request is compressed with an encoding the server
    *     does not support.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public static final class PersonServiceBlockingStub
@@ -671,7 +695,10 @@ public final class PersonServiceGrpc {
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
    *   - UNIMPLEMENTED: the request is compressed with an encoding the server
    *     does not support.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public static final class PersonServiceFutureStub
