@@ -22,7 +22,7 @@ NAMES = {0: "OK", 1: "CANCELLED", 2: "UNKNOWN", 3: "INVALID_ARGUMENT", 4: "DEADL
          14: "UNAVAILABLE", 15: "DATA_LOSS", 16: "UNAUTHENTICATED"}
 CONNECT_CODES = {name.lower(): code for code, name in NAMES.items()}
 # HTTP/2 RST_STREAM error codes.
-RST_CANCEL, RST_ENHANCE_YOUR_CALM = 8, 11
+RST_NO_ERROR, RST_CANCEL, RST_ENHANCE_YOUR_CALM = 0, 8, 11
 
 # What each RPC may answer once its request was decoded (the contracts' comments), besides the
 # codes of what a client gets wrong on the wire, which every RPC may answer.
@@ -76,7 +76,10 @@ def check(case: Case, answer: Answer, decodes: Callable[[str, bytes], bool]) -> 
         return []  # the client cancelled: there is no answer to judge, only the rows (runner)
     if case.transport == "rest":
         return _check_rest(case, answer)
-    if answer.reset_by_server is not None and answer.grpc_status is None and answer.http_status != 431:
+    # RST_STREAM NO_ERROR after a complete answer only tells the client to stop sending (a
+    # server that answered before reading the whole request): the answer stands.
+    answered = _code(case, answer)[0] is not None and answer.reset_by_server in (None, RST_NO_ERROR)
+    if answer.reset_by_server is not None and not answered and answer.http_status != 431:
         # These resets are answers: a stream the client never ended, reset at its deadline
         # (CANCEL), is how a server lets go of it; headers over the SETTINGS_MAX_HEADER_LIST_SIZE
         # the client acknowledged are refused by HTTP/2 itself (ENHANCE_YOUR_CALM). Any other
