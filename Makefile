@@ -8,7 +8,8 @@ MAKEFLAGS += --no-print-directory
 .PHONY: help all setup gen format lint format-check breaking drift check sdk \
         test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean \
         auth-node test-auth-node bench-auth run-auth image-auth \
-        test-person test-person-postgres bench-person run-person image-person test-compat
+        test-person test-person-postgres bench-person run-person image-person test-compat \
+        test-fuzz fuzz soak test-soak
 
 help: ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-24s %s\n", $$1, $$2}'
@@ -68,6 +69,18 @@ image-person: setup ## Build person-spring's image (BASE_IMAGE, default the loca
 
 run-person: setup ## Build and run person-spring (GRPC_PORT, REST_PORT, AUTH_ADDRESS, DB_URL…).
 	@scripts/run-person.sh
+
+test-fuzz: setup ## The fuzz suite: 20,000 hostile inputs per service against the images (FUZZ_SEED).
+	@scripts/fuzz.sh 20000
+
+fuzz: setup ## The fuzz suite, longer: 200,000 inputs per service (FUZZ_SEED, FUZZ_WORKERS).
+	@scripts/fuzz.sh 200000
+
+soak: setup ## Both services under a steady ghz load for 10 minutes: p50/p99 and memory per minute.
+	@scripts/soak.sh 10 60
+
+test-soak: setup ## A 15-second smoke of the soak (part of make test): the machinery works.
+	@scripts/soak.sh 3 5
 
 test-compat: setup ## The compatibility harness: every SDK's client against both service images in Testcontainers; prints the matrix.
 	@scripts/test-compat.sh

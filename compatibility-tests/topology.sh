@@ -1,27 +1,53 @@
 #!/usr/bin/env bash
-# topology.sh up|down — the harness's topology by hand, for working on a driver without the
-# harness: auth-node and person-spring on one network (person-spring reaching auth-node by the
-# alias auth-node), ports published on 127.0.0.1. `up` prints the environment a driver needs;
-# `eval "$(compatibility-tests/topology.sh up)"`. COMPAT_TOPOLOGY names it (default compat-dev),
-# so several can run side by side. The harness itself builds the same topology in Testcontainers.
+# topology.sh up|down — the services' topology with plain docker, as the harness builds it in
+# Testcontainers: auth-node and person-spring on one network (person-spring reaching auth-node
+# by the alias auth-node), with the settings of auth-node.env and person-spring.env and the
+# limits of containers.env, every port published on 127.0.0.1. `up` waits until both serve and
+# prints the environment a client needs: `eval "$(compatibility-tests/topology.sh up)"`.
+# COMPAT_TOPOLOGY names it (default compat-dev), so several can run side by side; with
+# TOPOLOGY_DATA set, person-spring keeps its H2 database in that folder. TOPOLOGY_AUTH_ENV and
+# TOPOLOGY_PERSON_ENV (NAME=VALUE …) override settings of the env files for one use.
 source "$(dirname "$0")/../scripts/lib.sh"
 here="$ROOT/compatibility-tests"
 name="${COMPAT_TOPOLOGY:-compat-dev}"
 admin_password="compat-admin-password"
+# shellcheck source=containers.env
+source "$here/containers.env"
+
+# wait_for CONTAINER PATTERN — until the container's log has the line, or it died.
+wait_for() {
+  for _ in $(seq 240); do
+    docker logs "$1" 2>&1 | grep -q "$2" && return
+    [[ "$(docker inspect -f '{{.State.Running}}' "$1")" == true ]] || break
+    sleep 0.5
+  done
+  docker logs "$1" 2>&1 | tail -20 >&2
+  die "$1 did not start"
+}
+
 case "${1:-}" in
   up)
     docker network create "$name" >/dev/null
-    # The same settings the harness uses: the two env files beside this script.
-    docker run -d --name "$name-auth" --network "$name" --network-alias auth-node -p 127.0.0.1::50051 \
-      --env-file "$here/auth-node.env" -e AUTH_ADMIN_PASSWORD="$admin_password" acme/auth-node:latest >/dev/null
-    docker run -d --name "$name-person" --network "$name" -p 127.0.0.1::9090 \
-      --env-file "$here/person-spring.env" acme/person-spring:latest >/dev/null
-    for _ in $(seq 120); do
-      docker logs "$name-person" 2>&1 | grep -q 'Started PersonSpringApplication' && break
-      sleep 0.5
-    done
+    docker run -d --name "$name-auth" --network "$name" --network-alias auth-node \
+      --memory "$AUTH_NODE_MEMORY" -p 127.0.0.1::50051 -p 127.0.0.1::8081 \
+      --env-file "$here/auth-node.env" -e AUTH_ADMIN_PASSWORD="$admin_password" \
+      $(for s in ${TOPOLOGY_AUTH_ENV:-}; do echo "-e $s"; done) acme/auth-node:latest >/dev/null
+    data=()
+    if [[ -n "${TOPOLOGY_DATA:-}" ]]; then
+      mkdir -p "$TOPOLOGY_DATA" && chmod 777 "$TOPOLOGY_DATA" # the service runs as uid 1000
+      data=(-v "$TOPOLOGY_DATA:/data" -e DB_URL=jdbc:h2:file:/data/person)
+    fi
+    docker run -d --name "$name-person" --network "$name" --memory "$PERSON_SPRING_MEMORY" \
+      -p 127.0.0.1::9090 -p 127.0.0.1::8080 "${data[@]}" \
+      --env-file "$here/person-spring.env" \
+      $(for s in ${TOPOLOGY_PERSON_ENV:-}; do echo "-e $s"; done) acme/person-spring:latest >/dev/null
+    wait_for "$name-auth" '"auth service listening"'
+    wait_for "$name-person" 'Started PersonSpringApplication'
     echo "export AUTH_TARGET=$(docker port "$name-auth" 50051/tcp | head -1)"
+    echo "export AUTH_REST_TARGET=$(docker port "$name-auth" 8081/tcp | head -1)"
     echo "export PERSON_TARGET=$(docker port "$name-person" 9090/tcp | head -1)"
+    echo "export PERSON_REST_TARGET=$(docker port "$name-person" 8080/tcp | head -1)"
+    echo "export AUTH_CONTAINER=$name-auth PERSON_CONTAINER=$name-person"
     echo "export $(grep '^AUTH_ADMIN_USERNAME=' "$here/auth-node.env") AUTH_ADMIN_PASSWORD=$admin_password"
     echo "export COMPAT_RUN_ID=d$(head -c4 /dev/urandom | od -An -tx1 | tr -d ' \n' | cut -c1-7)"
     echo "export COMPAT_NEXT_DESCRIPTORS=$("$ROOT/compatibility-tests/schema-next/build.sh")"

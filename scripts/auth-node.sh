@@ -7,6 +7,11 @@
 # acme/auth-node (on the local acme/node-base:24 unless AUTH_NODE_BASE_IMAGE names another).
 source "$(dirname "$0")/lib.sh"
 mode="${1:-build}"
+# A relative AUTH_DATA_DIR means relative to where the command was given (the repository
+# root for `make run-auth`), not to the service folder this script works in; unset, the data
+# lives in .tmp/auth-data, git-ignored like every other local state (the signing key too).
+data_dir="${AUTH_DATA_DIR:-$ROOT/.tmp/auth-data}"
+[[ "$data_dir" == /* ]] || data_dir="$PWD/$data_dir"
 service="$ROOT/services/auth-node"
 cd "$ROOT"
 
@@ -69,7 +74,7 @@ case "$mode" in
     node dist/bench/login-timing.bench.js
     node dist/bench/protocols.bench.js
     ;;
-  start) exec node dist/src/main.js ;;
+  start) AUTH_DATA_DIR="$data_dir" exec node dist/src/main.js ;;
   image) stage_image && image_smoke_test ;;
   # The image alone, for the compatibility harness, which proves far more than the smoke test.
   image-build) stage_image ;;

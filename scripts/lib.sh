@@ -40,3 +40,33 @@ apt_install() {
   as_root "${install[@]}" >/dev/null \
     || { as_root apt-get update -q >/dev/null && as_root "${install[@]}" >/dev/null; }
 }
+
+# sdk_venv ENV REQUIREMENTS — a virtualenv at ENV with exactly REQUIREMENTS (every package
+# pinned, so pip resolves nothing by itself) and the Python SDK wheel, built the normal way
+# (sdk-python.sh). Rebuilt only when the requirements or the wheel's contents change: a stamp
+# holds their hash — of the wheel's entries' names and CRCs, not its bytes, since setuptools
+# stamps the current time into the zip.
+sdk_venv() {
+  local env="$1" requirements="$2" wheel hash
+  for pin in "grpcio==$GRPCIO_VERSION" "protobuf==$PROTOBUF_PYTHON_VERSION"; do
+    grep -qx "$pin" "$requirements" || die "$requirements must pin $pin (versions.env), as the SDK requires"
+  done
+  "$ROOT/scripts/sdk-python.sh" build >&2
+  wheel="$(ls "$ROOT"/dist/python/acme_contracts-"$SDK_VERSION"-*.whl | head -n 1)"
+  hash="$(
+    {
+      sha256sum "$requirements"
+      python3 -c 'import sys, zipfile
+for i in sorted(zipfile.ZipFile(sys.argv[1]).infolist(), key=lambda i: i.filename):
+    print(i.filename, i.CRC)' "$wheel"
+    } | sha256sum | cut -d' ' -f1
+  )"
+  [[ -f "$env/.sdk-venv-stamp" && "$(cat "$env/.sdk-venv-stamp")" == "$hash" ]] && return
+  log "creating $env"
+  rm -rf "$env"
+  python3 -m venv "$env"
+  "$env/bin/pip" install -q --disable-pip-version-check --no-deps -r "$requirements"
+  "$env/bin/pip" install -q --disable-pip-version-check --no-deps "$wheel"
+  "$env/bin/pip" check --disable-pip-version-check >&2
+  echo "$hash" >"$env/.sdk-venv-stamp"
+}

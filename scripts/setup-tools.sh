@@ -125,6 +125,13 @@ install_python() {
   stamp venv "$want"
 }
 
+install_ghz() {
+  done_before ghz "$GHZ_VERSION" && return
+  log "installing ghz $GHZ_VERSION (Go module)"
+  GOBIN="$BIN" go install "github.com/bojand/ghz/cmd/ghz@v$GHZ_VERSION"
+  stamp ghz "$GHZ_VERSION"
+}
+
 install_actionlint() {
   done_before actionlint "$ACTIONLINT_VERSION" && return
   log "installing actionlint $ACTIONLINT_VERSION (Go module)"
@@ -143,4 +150,5 @@ install_service_protos
 install_python
 install_actionlint
 install_grpcurl
+install_ghz
 log "tools ready in .tmp/"

@@ -1,8 +1,6 @@
 #!/usr/bin/env bash
-# test-compat.sh — `make test-compat`: the compatibility harness (compatibility-tests/). Starts
-# a Docker engine when none answers, builds the base images and both service images (each a
-# cache hit when its inputs did not change: jars are reproducible, the legacy builder reuses
-# layers whose content is the same), builds the newer schema and every client driver, then
+# test-compat.sh — `make test-compat`: the compatibility harness (compatibility-tests/). Builds
+# both service images (service-images.sh), the newer schema and every client driver, then
 # runs the harness, which starts the topology in Testcontainers and prints the matrix.
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -11,11 +9,7 @@ cd "$ROOT"
 # no start-up checks (the disk-space check runs an alpine image: two minutes of failed pulls).
 export TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost TESTCONTAINERS_CHECKS_DISABLE=true
 
-"$ROOT/scripts/setup-docker.sh"
-start=$SECONDS
-"$ROOT/scripts/auth-node.sh" image-build
-"$ROOT/scripts/docker-person.sh" build
-log "images ready in $((SECONDS - start)) s"
+"$ROOT/scripts/service-images.sh"
 
 start=$SECONDS
 "$ROOT/compatibility-tests/schema-next/build.sh" >/dev/null

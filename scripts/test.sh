@@ -19,6 +19,8 @@ suites=(
   "person-spring|scripts/test-person-spring.sh"
   "person-spring-postgres|scripts/test-person-postgres.sh"
   "compatibility|scripts/test-compat.sh"
+  "fuzz|scripts/fuzz.sh 20000"
+  "soak-smoke|scripts/soak.sh 3 5"
 )
 
 passed=0 failed=0 report=()

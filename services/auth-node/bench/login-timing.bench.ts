@@ -16,7 +16,7 @@ const dataDir = await mkdtemp(join(tmpdir(), "auth-node-bench-"));
 try {
   const config = {
     ...loadConfig({ AUTH_DATA_DIR: dataDir, AUTH_ADMIN_PASSWORD: "bench-admin-password" }),
-    loginLimits: { perUser: 1e6, perAddress: 1e6, windowSeconds: 60 },
+    loginLimits: { perUserAndAddress: 1e6, perAddress: 1e6, perUser: 1e6, windowSeconds: 60 },
   };
   const app = await createApp(config, createLogger("error"));
   const client = createClient(AuthService, createRouterTransport(app.routes, { router: { interceptors: app.interceptors } }));

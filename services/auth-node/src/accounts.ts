@@ -44,7 +44,7 @@ export class Accounts {
       this.log.info("login failed", { username, clientAddress, reason });
       throw new ConnectError(LOGIN_FAILED, Code.Unauthenticated);
     }
-    this.limiter.recordSuccess(username);
+    this.limiter.recordSuccess(username, clientAddress);
     const issued = await this.tokens.issue(user.username, user.roles);
     this.log.info("login succeeded", { username, clientAddress });
     return issued;

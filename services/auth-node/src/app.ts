@@ -2,7 +2,7 @@
 // service implementations. Transport-free, so tests can put it behind the in-memory
 // router transport or the real server alike.
 import { create } from "@bufbuild/protobuf";
-import type { ConnectRouter, Interceptor, ServiceImpl } from "@connectrpc/connect";
+import type { ConnectRouter, HandlerContext, Interceptor, ServiceImpl } from "@connectrpc/connect";
 import type { Validator } from "@bufbuild/protovalidate";
 import { type AuthService, CreateUserRequestSchema } from "@acme/contracts/acme/auth/v1/auth_service_pb";
 import { Role } from "@acme/contracts/acme/auth/v1/user_pb";
@@ -14,6 +14,7 @@ import { interceptors } from "./interceptors.js";
 import type { Logger } from "./log.js";
 import { LoginLimiter } from "./login-limiter.js";
 import { PasswordHasher } from "./passwords.js";
+import { protocolErrors } from "./protocol-errors.js";
 import { DescriptorIndex, reflectionService, reflectionServiceAlpha } from "./reflection.js";
 import { routes, servedServices } from "./routes.js";
 import { loadOrCreateSigningKey, type SigningKey } from "./signing-key.js";
@@ -24,6 +25,8 @@ import { assertValid, createRequestValidator } from "./validation.js";
 export interface App {
   routes: (router: ConnectRouter) => void;
   interceptors: Interceptor[];
+  /** The router's requestGate: answers undecodable requests in the contract's terms. */
+  requestGate: (context: HandlerContext) => void;
   validator: Validator;
   auth: ServiceImpl<typeof AuthService>;
   health: HealthState;
@@ -67,6 +70,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     const health = new HealthState(servedServices.map((s) => s.typeName));
     const index = new DescriptorIndex(servedServices);
     const auth = authService(accounts);
+    const protocol = protocolErrors(log);
     return {
       routes: routes({
         auth,
@@ -74,7 +78,8 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
         reflection: reflectionService(index),
         reflectionAlpha: reflectionServiceAlpha(index),
       }),
-      interceptors: interceptors(log, validator),
+      interceptors: [protocol.decoded, ...interceptors(log, validator)],
+      requestGate: protocol.requestGate,
       validator,
       auth,
       health,

@@ -4,12 +4,39 @@
 import { resolve } from "node:path";
 import { type LogLevel, logLevels } from "./log.js";
 
+/**
+ * Failed-login limits, each over a sliding window. None can lock the owner of an account out
+ * from where they usually log in: see login-limiter.ts.
+ */
 export interface LoginLimits {
-  /** Failed logins for one username within the window before further attempts are refused. */
-  perUser: number;
-  /** Failed logins from one client address within the window before further attempts are refused. */
+  /** Failed logins for one username from one client address before that pair is refused. */
+  perUserAndAddress: number;
+  /** Failed logins from one client address, any usernames, before that address is refused. */
   perAddress: number;
+  /** Failed logins for one username from all addresses before addresses the user has not
+   * logged in from lately are refused for it (a guessing attack spread over many addresses). */
+  perUser: number;
   windowSeconds: number;
+}
+
+/**
+ * Every limit on what a caller may send, in one place. Anything larger is refused before it
+ * is buffered: RESOURCE_EXHAUSTED on the RPC port, 413 on the REST twin.
+ */
+export interface Limits {
+  /** One request message, after decompression. The largest valid request is a
+   * ValidateTokenRequest with 8,192 characters of up to 4 UTF-8 bytes: about 32 KiB. */
+  messageBytes: number;
+  /** One REST request body: the JSON forms of the same messages. */
+  restBodyBytes: number;
+  /** Request headers of one call or HTTP request: room for the longest token the contract
+   * allows in "authorization: Bearer <token>", and the rest. */
+  headerListBytes: number;
+  /** How long a request may take to arrive whole, at most (a shorter deadline of the call's
+   * own applies first): a client that never finishes sending does not hold a stream for ever. */
+  requestArrivalSeconds: number;
+  /** Streams one client may have open at once on one HTTP/2 connection. */
+  streamsPerConnection: number;
 }
 
 export interface Config {
@@ -28,6 +55,7 @@ export interface Config {
   adminPassword: string | undefined;
   logLevel: LogLevel;
   loginLimits: LoginLimits;
+  limits: Limits;
   /** log2 of scrypt's cost parameter N for new password hashes. */
   scryptLogN: number;
   shutdownGraceMs: number;
@@ -69,9 +97,17 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword: env["AUTH_ADMIN_PASSWORD"] || undefined,
     logLevel: logLevel as LogLevel,
     loginLimits: {
-      perUser: int("AUTH_LOGIN_MAX_FAILURES_PER_USER", 5, 1, 1_000_000),
+      perUserAndAddress: int("AUTH_LOGIN_MAX_FAILURES_PER_USER_AND_ADDRESS", 5, 1, 1_000_000),
       perAddress: int("AUTH_LOGIN_MAX_FAILURES_PER_ADDRESS", 20, 1, 1_000_000),
+      perUser: int("AUTH_LOGIN_MAX_FAILURES_PER_USER", 100, 1, 1_000_000),
       windowSeconds: int("AUTH_LOGIN_FAILURE_WINDOW_SECONDS", 900, 1, 86_400),
+    },
+    limits: {
+      messageBytes: int("AUTH_MAX_MESSAGE_BYTES", 64 * 1024, 40 * 1024, 16 * 1024 * 1024),
+      restBodyBytes: int("AUTH_MAX_REST_BODY_BYTES", 64 * 1024, 40 * 1024, 16 * 1024 * 1024),
+      headerListBytes: int("AUTH_MAX_HEADER_LIST_BYTES", 16 * 1024, 9 * 1024, 1024 * 1024),
+      requestArrivalSeconds: int("AUTH_MAX_REQUEST_ARRIVAL_SECONDS", 10, 1, 600),
+      streamsPerConnection: int("AUTH_MAX_STREAMS_PER_CONNECTION", 100, 1, 10_000),
     },
     // 2^15 costs about 50 ms and 32 MiB per hash on one core: slow for guessing, fine for logins.
     scryptLogN: int("AUTH_SCRYPT_LOG_N", 15, 10, 20),

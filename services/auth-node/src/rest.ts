@@ -24,15 +24,13 @@ import type { Logger } from "./log.js";
 import { jwks } from "./signing-key.js";
 import { assertValid } from "./validation.js";
 
-const MAX_BODY_BYTES = 64 * 1024;
-
 // Not a ConnectError subclass: ConnectError's instanceof accepts any ConnectError-shaped
 // object, so a subclass could not be told apart from the others.
 class BodyTooLargeError extends Error {}
 
 type Route = (body: unknown, ctx: HandlerContext) => Promise<unknown>;
 
-export function restHandler(app: App, log: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+export function restHandler(app: App, maxBodyBytes: number, log: Logger): (req: IncomingMessage, res: ServerResponse) => void {
   const unary = <I extends DescMessage, O extends DescMessage>(
     input: I,
     output: O,
@@ -73,10 +71,10 @@ export function restHandler(app: App, log: Logger): (req: IncomingMessage, res: 
         ms: Math.round((performance.now() - started) * 10) / 10,
       });
     };
+    const tooLarge = (headers: Record<string, string> = {}) =>
+      send(413, { code: "resource_exhausted", message: `request body is larger than ${maxBodyBytes} bytes` }, headers);
     const fail = (err: unknown) => {
-      if (err instanceof BodyTooLargeError) {
-        return send(413, { code: "resource_exhausted", message: `request body is larger than ${MAX_BODY_BYTES} bytes` });
-      }
+      if (err instanceof BodyTooLargeError) return tooLarge();
       const error = err instanceof ConnectError ? err : new ConnectError("internal error", Code.Internal);
       if (!(err instanceof ConnectError)) log.error("unexpected error", { path, err });
       const retryAfter = error.metadata.get("retry-after");
@@ -93,11 +91,15 @@ export function restHandler(app: App, log: Logger): (req: IncomingMessage, res: 
     const route = routes.get(path);
     if (!route) return send(404, { code: "not_found", message: `no route for ${path}` });
     if (req.method !== "POST") return send(405, { code: "unimplemented", message: "use POST" }, { allow: "POST" });
-    if (!/^application\/json\b/i.test(req.headers["content-type"] ?? "")) {
-      return fail(new ConnectError('content-type must be "application/json"', Code.InvalidArgument));
+    if (!isUtf8Json(req.headers["content-type"])) {
+      return send(415, { code: "unimplemented", message: 'content-type must be "application/json" (UTF-8)' });
     }
 
-    readBody(req)
+    if (Number(req.headers["content-length"] ?? 0) > maxBodyBytes) {
+      // Announced too large: answer at once and close, instead of reading what was announced.
+      return tooLarge({ connection: "close" });
+    }
+    readBody(req, maxBodyBytes)
       .then((text) => {
         let body: unknown;
         try {
@@ -120,20 +122,34 @@ export function restHandler(app: App, log: Logger): (req: IncomingMessage, res: 
   };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** application/json, with no charset or UTF-8: other charsets would turn bytes into other text. */
+function isUtf8Json(contentType: string | undefined): boolean {
+  const [type, ...params] = (contentType ?? "").split(";").map((p) => p.trim().toLowerCase());
+  if (type !== "application/json") return false;
+  return params.every((p) => !p.startsWith("charset=") || p === "charset=utf-8" || p === 'charset="utf-8"');
+}
+
+function readBody(req: IncomingMessage, maxBodyBytes: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
       // Past the limit the rest is read and dropped, so the error response still arrives.
-      if (size > MAX_BODY_BYTES) {
+      if (size > maxBodyBytes) {
         reject(new BodyTooLargeError());
       } else {
         chunks.push(chunk);
       }
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => {
+      try {
+        // Fatal: invalid UTF-8 is refused, not quietly turned into U+FFFD.
+        resolve(new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks)));
+      } catch {
+        reject(new ConnectError("request body is not valid UTF-8", Code.InvalidArgument));
+      }
+    });
     req.on("error", reject);
   });
 }

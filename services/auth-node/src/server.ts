@@ -9,6 +9,7 @@ import { type App, createApp } from "./app.js";
 import type { Config } from "./config.js";
 import { clientAddressKey } from "./context.js";
 import type { Logger } from "./log.js";
+import { transportLimits } from "./transport-limits.js";
 import { restHandler } from "./rest.js";
 
 export interface RunningServer {
@@ -23,19 +24,39 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const app = await createApp(config, log);
   const shutdown = new AbortController();
   const rpc = createHttp2Server(
-    connectNodeAdapter({
+    // The header list a client may send: advertised in SETTINGS, enforced by transportLimits;
+    // the streams a client may open at once on one connection.
+    { settings: { maxHeaderListSize: config.limits.headerListBytes, maxConcurrentStreams: config.limits.streamsPerConnection } },
+    transportLimits(config.limits, connectNodeAdapter({
       routes: app.routes,
       interceptors: app.interceptors,
+      requestGate: app.requestGate,
+      // Per message, after decompression too: a small compressed message cannot inflate past it.
+      readMaxBytes: config.limits.messageBytes,
       shutdownSignal: shutdown.signal,
       contextValues: (req) => createContextValues().set(clientAddressKey, req.socket.remoteAddress ?? "unknown"),
-    }),
+    })),
   );
   const sessions = new Set<ServerHttp2Session>();
   rpc.on("session", (session) => {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
   });
-  const rest = createHttpServer(restHandler(app, log.child({ port: "rest" })));
+  const rest = createHttpServer(
+    { maxHeaderSize: config.limits.headerListBytes },
+    restHandler(app, config.limits.restBodyBytes, log.child({ port: "rest" })),
+  );
+  // A request Node's HTTP parser refuses (an invalid header character, headers over the
+  // limit) gets the twin's JSON error too, not a bare 400.
+  rest.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
+    const body = JSON.stringify(tooLarge
+      ? { code: "resource_exhausted", message: `request headers are larger than ${config.limits.headerListBytes} bytes` }
+      : { code: "invalid_argument", message: "the request is not valid HTTP/1.1" });
+    socket.end(`HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\n`
+      + `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
 
   try {
     await listen(rpc, config.port, config.host);

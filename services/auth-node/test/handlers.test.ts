@@ -7,13 +7,13 @@ import { AuthService } from "@acme/contracts/acme/auth/v1/auth_service_pb";
 import { authServiceScenarios, rateLimitScenarios } from "./scenarios.js";
 import { ADMIN, bearer, inMemory, rejects } from "./support.js";
 
-const target = async (limits = { perUser: 1000, perAddress: 1000, windowSeconds: 900 }) => {
+const target = async (limits = { perUserAndAddress: 1000, perAddress: 1000, perUser: 1000, windowSeconds: 900 }) => {
   const m = await inMemory({ loginLimits: limits });
   return { client: m.client, lines: m.lines, close: m.close };
 };
 
 authServiceScenarios("AuthService in memory", () => target());
-rateLimitScenarios("login limits in memory", () => target({ perUser: 3, perAddress: 6, windowSeconds: 900 }));
+rateLimitScenarios("login limits in memory", () => target({ perUserAndAddress: 3, perAddress: 6, perUser: 1000, windowSeconds: 900 }));
 
 describe("unexpected failures in memory", () => {
   it("become INTERNAL without internals, and are logged in full", async () => {

@@ -14,7 +14,7 @@ describe("REST twin", () => {
   let s: Started;
   let base: string;
   before(async () => {
-    s = await startTestServer({ loginLimits: { perUser: 3, perAddress: 1000, windowSeconds: 900 } });
+    s = await startTestServer({ loginLimits: { perUserAndAddress: 3, perAddress: 1000, perUser: 1000, windowSeconds: 900 } });
     base = `http://127.0.0.1:${s.server.restPort}`;
   });
   after(() => s.close());
@@ -78,11 +78,16 @@ describe("REST twin", () => {
     for (const [body, contentType] of [
       ['{"username":"admin","password":"x","extra":1}', "application/json"],
       ["{not json", "application/json"],
-      [JSON.stringify(ADMIN), "text/plain"],
     ] as const) {
       const res = await post("/api/login", body, contentType);
       assert.equal(res.status, 400, `${contentType} ${body}`);
       assert.equal(res.json["code"], "invalid_argument");
+    }
+    // Another media type, or another charset, is a representation the twin does not offer.
+    for (const contentType of ["text/plain", "application/json; charset=iso-8859-1"]) {
+      const res = await post("/api/login", JSON.stringify(ADMIN), contentType);
+      assert.equal(res.status, 415, contentType);
+      assert.equal(res.json["code"], "unimplemented");
     }
     const tooLarge = await post("/api/login", { username: "admin", password: "x".repeat(70_000) });
     assert.equal(tooLarge.status, 413);

@@ -164,7 +164,8 @@ export function authServiceScenarios(name: string, setup: () => Promise<Target>)
   });
 }
 
-/** Failed-login limits. Needs a target whose limits are perUser 3, perAddress 6. */
+/** Failed-login limits. Needs a target whose limits are perUserAndAddress 3, perAddress 6
+ * (every call of one target comes from one address). */
 export function rateLimitScenarios(name: string, setup: () => Promise<Target>): void {
   describe(name, () => {
     let t: Target;
@@ -182,7 +183,7 @@ export function rateLimitScenarios(name: string, setup: () => Promise<Target>): 
       assert.match(err.rawMessage, new RegExp(`retry in ${seconds} s`));
     };
 
-    it("limits failed logins per user, then refuses even the right password", async () => {
+    it("limits failed logins per user at an address, then refuses even the right password there", async () => {
       for (let i = 0; i < 3; i++) {
         await rejects(t.client.login({ username: "admin", password: `wrong-${i}` }), Code.Unauthenticated);
       }

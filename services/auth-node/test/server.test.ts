@@ -12,6 +12,6 @@ const target = (protocol: Protocol, loginLimits: LoginLimits) => async () => {
 };
 
 for (const protocol of protocols) {
-  authServiceScenarios(`AuthService over ${protocol}`, target(protocol, { perUser: 1000, perAddress: 1000, windowSeconds: 900 }));
-  rateLimitScenarios(`login limits over ${protocol}`, target(protocol, { perUser: 3, perAddress: 6, windowSeconds: 900 }));
+  authServiceScenarios(`AuthService over ${protocol}`, target(protocol, { perUserAndAddress: 1000, perAddress: 1000, perUser: 1000, windowSeconds: 900 }));
+  rateLimitScenarios(`login limits over ${protocol}`, target(protocol, { perUserAndAddress: 3, perAddress: 6, perUser: 1000, windowSeconds: 900 }));
 }

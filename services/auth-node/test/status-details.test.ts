@@ -20,7 +20,7 @@ describe("error details in a Python grpcio client", () => {
   let s: Started;
   let generated: string;
   before(async () => {
-    s = await startTestServer({ loginLimits: { perUser: 3, perAddress: 1000, windowSeconds: 900 } });
+    s = await startTestServer({ loginLimits: { perUserAndAddress: 3, perAddress: 1000, perUser: 1000, windowSeconds: 900 } });
     // google/rpc/*_pb2 from the same protos the service generates its TypeScript from.
     generated = await mkdtemp(join(tmpdir(), "auth-node-py-"));
     await run(python, ["-m", "grpc_tools.protoc", `-I${join(root, ".tmp/proto-deps-grpc")}`, `--python_out=${generated}`,

@@ -13,7 +13,7 @@ import {
 } from "@connectrpc/connect-node";
 import { AuthService } from "@acme/contracts/acme/auth/v1/auth_service_pb";
 import { type App, createApp } from "../src/app.js";
-import type { Config } from "../src/config.js";
+import { type Config, loadConfig } from "../src/config.js";
 import { createLogger, type Logger } from "../src/log.js";
 import { type RunningServer, startServer } from "../src/server.js";
 import assert from "node:assert/strict";
@@ -42,7 +42,9 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     adminUsername: ADMIN.username,
     adminPassword: ADMIN.password,
     logLevel: "debug",
-    loginLimits: { perUser: 5, perAddress: 20, windowSeconds: 900 },
+    loginLimits: { perUserAndAddress: 5, perAddress: 20, perUser: 100, windowSeconds: 900 },
+    // The production limits, from their one definition.
+    limits: loadConfig({}).limits,
     // Cheaper than production's 2^15 so the suite stays quick; the format and code path are the same.
     scryptLogN: 12,
     shutdownGraceMs: 5000,
@@ -70,7 +72,9 @@ export async function inMemory(overrides: Partial<Config> = {}): Promise<InMemor
   const dataDir = await tempDataDir();
   const { log, lines } = captureLogger();
   const app = await createApp(testConfig(dataDir, overrides), log);
-  const transport = createRouterTransport(app.routes, { router: { interceptors: app.interceptors } });
+  const transport = createRouterTransport(app.routes, {
+    router: { interceptors: app.interceptors, requestGate: app.requestGate },
+  });
   return {
     app,
     dataDir,

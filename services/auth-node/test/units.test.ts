@@ -22,7 +22,7 @@ describe("configuration", () => {
     assert.equal(c.adminUsername, "admin");
     assert.equal(c.adminPassword, undefined);
     assert.equal(c.logLevel, "info");
-    assert.deepEqual(c.loginLimits, { perUser: 5, perAddress: 20, windowSeconds: 900 });
+    assert.deepEqual(c.loginLimits, { perUserAndAddress: 5, perAddress: 20, perUser: 100, windowSeconds: 900 });
     assert.equal(c.scryptLogN, 15);
     assert.equal(c.shutdownGraceMs, 10_000);
   });
@@ -46,8 +46,8 @@ describe("configuration", () => {
 });
 
 describe("login limiter", () => {
-  const limits = { perUser: 3, perAddress: 5, windowSeconds: 60 };
-  it("blocks a user after the limit until the oldest failure leaves the window", () => {
+  const limits = { perUserAndAddress: 3, perAddress: 5, perUser: 4, windowSeconds: 60 };
+  it("blocks a user at an address after the limit until the oldest failure leaves the window", () => {
     let now = 1_000_000;
     const limiter = new LoginLimiter(limits, () => now);
     for (let i = 0; i < 3; i++) {
@@ -56,22 +56,42 @@ describe("login limiter", () => {
       now += 10_000;
     }
     // Failures at 0 s, 10 s, 20 s; now 30 s: the first leaves the window at 60 s.
-    assert.equal(limiter.retryAfterSeconds("ann", "10.0.0.2"), 30);
-    assert.equal(limiter.retryAfterSeconds("bob", "10.0.0.2"), 0, "other users and addresses are not affected");
+    assert.equal(limiter.retryAfterSeconds("ann", "10.0.0.1"), 30);
+    assert.equal(limiter.retryAfterSeconds("ann", "10.0.0.2"), 0, "the same user elsewhere is not affected");
+    assert.equal(limiter.retryAfterSeconds("bob", "10.0.0.1"), 0, "other users at that address are not affected");
     now += 30_000;
     assert.equal(limiter.retryAfterSeconds("ann", "10.0.0.1"), 0);
   });
 
-  it("blocks an address across usernames; a success clears the user, not the address", () => {
+  it("blocks an address across usernames; a success clears the pair, not the address", () => {
     let now = 0;
     const limiter = new LoginLimiter(limits, () => now);
     limiter.recordFailure("ann", "10.0.0.9");
     limiter.recordFailure("ann", "10.0.0.9");
-    limiter.recordSuccess("ann");
-    assert.equal(limiter.retryAfterSeconds("ann", "10.0.0.1"), 0);
+    limiter.recordSuccess("ann", "10.0.0.9");
     for (const user of ["b1", "b2", "b3"]) limiter.recordFailure(user, "10.0.0.9");
     now = 1_000;
     assert.equal(limiter.retryAfterSeconds("zed", "10.0.0.9"), 59);
+  });
+
+  it("stops a guessing attack spread over addresses, except where the user logged in before", () => {
+    let now = 0;
+    const limiter = new LoginLimiter(limits, () => now);
+    limiter.recordSuccess("ann", "10.0.0.1");
+    for (const address of ["10.1.0.1", "10.1.0.2", "10.1.0.3", "10.1.0.4"]) limiter.recordFailure("ann", address);
+    now = 1_000;
+    assert.equal(limiter.retryAfterSeconds("ann", "10.1.0.5"), 59, "a new address is refused for ann");
+    assert.equal(limiter.retryAfterSeconds("ann", "10.0.0.1"), 0, "ann's own address is not");
+    assert.equal(limiter.retryAfterSeconds("bob", "10.1.0.5"), 0, "nor other users");
+  });
+
+  it("forgets trust after thirty days", () => {
+    let now = 0;
+    const limiter = new LoginLimiter(limits, () => now);
+    limiter.recordSuccess("ann", "10.0.0.1");
+    now = 31 * 24 * 3600 * 1000;
+    for (const address of ["10.1.0.1", "10.1.0.2", "10.1.0.3", "10.1.0.4"]) limiter.recordFailure("ann", address);
+    assert.ok(limiter.retryAfterSeconds("ann", "10.0.0.1") > 0);
   });
 });
 
@@ -92,7 +112,7 @@ describe("password hashing", () => {
     // Not a speed target: without the dummy hash an unknown user answers ~30× faster, so
     // a wide band catches that regression without depending on this machine's speed.
     // (bench/login-timing prints the precise figures.)
-    const m = await inMemory({ scryptLogN: 14, loginLimits: { perUser: 1000, perAddress: 1000, windowSeconds: 60 } });
+    const m = await inMemory({ scryptLogN: 14, loginLimits: { perUserAndAddress: 1000, perAddress: 1000, perUser: 1000, windowSeconds: 60 } });
     try {
       // Interleaved, so changes in machine load hit both kinds of attempt alike.
       const times: Record<string, number[]> = { "no-such-user": [], [ADMIN.username]: [] };

@@ -77,9 +77,13 @@ def error_details(s):
 
 
 def large_message(s):
-    huge = auth.ValidateTokenRequest(token="t" * (1 << 20))  # 1 MiB against a max_len of 8192
-    error = expect_code(Code.INVALID_ARGUMENT, s.auth.ValidateToken, huge, timeout=TIMEOUT)
+    # One character over the rule: refused by validation, with the violation.
+    over = auth.ValidateTokenRequest(token="t" * 8193)
+    error = expect_code(Code.INVALID_ARGUMENT, s.auth.ValidateToken, over, timeout=TIMEOUT)
     expect_violations(error, "token/string.max_len")
+    # 1 MiB is over the server's message limit: refused before it is read.
+    huge = auth.ValidateTokenRequest(token="t" * (1 << 20))
+    expect_code(Code.RESOURCE_EXHAUSTED, s.auth.ValidateToken, huge, timeout=TIMEOUT)
     # The same channel still works afterwards.
     check(_login(s, s.admin_username, s.admin_password).token, "the next Login got no token")
 

@@ -66,10 +66,14 @@ export function authFeatures(s: AuthSession): Record<string, Feature> {
     },
 
     async "large-message"() {
-      const token = "a".repeat(1024 * 1024);
-      const err = await rejects(client.validateToken({ token }), Code.InvalidArgument, "ValidateToken(1 MiB token)");
-      expectViolations(err, ["token/string.max_len"], "ValidateToken(1 MiB token)");
-      // The same client (same connection) still works after the oversized request.
+      // One character over the rule: refused by validation, with the violation.
+      const err = await rejects(client.validateToken({ token: "a".repeat(8193) }), Code.InvalidArgument,
+        "ValidateToken(8,193 characters)");
+      expectViolations(err, ["token/string.max_len"], "ValidateToken(8,193 characters)");
+      // 1 MiB is over the server's message limit: refused before it is read.
+      await rejects(client.validateToken({ token: "a".repeat(1024 * 1024) }), Code.ResourceExhausted,
+        "ValidateToken(1 MiB token)");
+      // The same client (same connection) still works after the refused requests.
       const admin = await adminToken(client, env);
       const v = await ok(client.validateToken({ token: admin }), "ValidateToken after the large one");
       expect(v.subject === env.adminUsername, `ValidateToken after the large one: subject ${v.subject}`);

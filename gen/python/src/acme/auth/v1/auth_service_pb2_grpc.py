@@ -32,8 +32,16 @@ class AuthServiceStub:
     Status codes every RPC can return:
     - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
     status details carry a buf.validate.Violations message with the field
-    paths and rule ids.
-    - INTERNAL: an unexpected failure; no internals are disclosed.
+    paths and rule ids. Also, without details, for a message that cannot be
+    decoded and for a call with no or several request messages.
+    - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+    declared size limit (the limit applies after decompression).
+    - UNIMPLEMENTED: the request is compressed with an encoding the server
+    does not support.
+    - INTERNAL: an unexpected failure, or a gRPC framing error of the
+    client's that a server's transport answers itself (a frame cut short,
+    reserved flag bits), as the gRPC specification asks. No internals are
+    disclosed.
     """
 
     def __init__(self, channel):
@@ -76,8 +84,16 @@ class AuthServiceServicer:
     Status codes every RPC can return:
     - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
     status details carry a buf.validate.Violations message with the field
-    paths and rule ids.
-    - INTERNAL: an unexpected failure; no internals are disclosed.
+    paths and rule ids. Also, without details, for a message that cannot be
+    decoded and for a call with no or several request messages.
+    - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+    declared size limit (the limit applies after decompression).
+    - UNIMPLEMENTED: the request is compressed with an encoding the server
+    does not support.
+    - INTERNAL: an unexpected failure, or a gRPC framing error of the
+    client's that a server's transport answers itself (a frame cut short,
+    reserved flag bits), as the gRPC specification asks. No internals are
+    disclosed.
     """
 
     def Login(self, request, context):
@@ -172,8 +188,16 @@ class AuthService:
     Status codes every RPC can return:
     - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
     status details carry a buf.validate.Violations message with the field
-    paths and rule ids.
-    - INTERNAL: an unexpected failure; no internals are disclosed.
+    paths and rule ids. Also, without details, for a message that cannot be
+    decoded and for a call with no or several request messages.
+    - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+    declared size limit (the limit applies after decompression).
+    - UNIMPLEMENTED: the request is compressed with an encoding the server
+    does not support.
+    - INTERNAL: an unexpected failure, or a gRPC framing error of the
+    client's that a server's transport answers itself (a frame cut short,
+    reserved flag bits), as the gRPC specification asks. No internals are
+    disclosed.
     """
 
     @staticmethod

@@ -26,7 +26,7 @@ from acme.person.v1 import person_pb2 as acme_dot_person_dot_v1_dot_person__pb2
 from buf.validate import validate_pb2 as buf_dot_validate_dot_validate__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#acme/person/v1/person_service.proto\x12\x0e\x61\x63me.person.v1\x1a\x1b\x61\x63me/person/v1/person.proto\x1a\x1b\x62uf/validate/validate.proto\"\xa2\x02\n\x15RegisterPersonRequest\x12\'\n\nrequest_id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\trequestId\x12\x36\n\x06person\x18\x02 \x01(\x0b\x32\x16.acme.person.v1.PersonB\x06\xbaH\x03\xc8\x01\x01R\x06person:\xa7\x01\xbaH\xa3\x01\x1a\xa0\x01\n\x1aperson.server_fields_unset\x12Lperson.id and person.created_at are assigned by the server and must be unset\x1a\x34this.person.id == \'\' && !has(this.person.created_at)\"H\n\x16RegisterPersonResponse\x12.\n\x06person\x18\x01 \x01(\x0b\x32\x16.acme.person.v1.PersonR\x06person\"\xf9\x01\n\x15RegisterPeopleRequest\x12\x36\n\x06person\x18\x01 \x01(\x0b\x32\x16.acme.person.v1.PersonB\x06\xbaH\x03\xc8\x01\x01R\x06person:\xa7\x01\xbaH\xa3\x01\x1a\xa0\x01\n\x1aperson.server_fields_unset\x12Lperson.id and person.created_at are assigned by the server and must be unset\x1a\x34this.person.id == \'\' && !has(this.person.created_at)\"a\n\x16RegisterPeopleResponse\x12\x14\n\x05\x63ount\x18\x01 \x01(\x03R\x05\x63ount\x12\x10\n\x03ids\x18\x02 \x03(\tR\x03ids\x12\x1f\n\x0bids_omitted\x18\x03 \x01(\x08R\nidsOmitted\",\n\x10GetPersonRequest\x12\x18\n\x02id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x02id\"C\n\x11GetPersonResponse\x12.\n\x06person\x18\x01 \x01(\x0b\x32\x16.acme.person.v1.PersonR\x06person\"\x82\x03\n\x11ListPeopleRequest\x12-\n\rname_contains\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\x18\xc8\x01R\x0cnameContains\x12(\n\x07min_age\x18\x02 \x01(\x05\x42\n\xbaH\x07\x1a\x05\x18\x96\x01(\x00H\x00R\x06minAge\x88\x01\x01\x12(\n\x07max_age\x18\x03 \x01(\x05\x42\n\xbaH\x07\x1a\x05\x18\x96\x01(\x00H\x01R\x06maxAge\x88\x01\x01\x12\x1f\n\x04page\x18\x04 \x01(\x05\x42\x0b\xbaH\x08\x1a\x06\x18\xc0\x84=(\x00R\x04page\x12 \n\x05limit\x18\x05 \x01(\x05\x42\n\xbaH\x07\x1a\x05\x18\x90N(\x00R\x05limit:\x8e\x01\xbaH\x8a\x01\x1a\x87\x01\n\x11\x61ge_range.ordered\x12(min_age must not be greater than max_age\x1aH!has(this.min_age) || !has(this.max_age) || this.min_age <= this.max_ageB\n\n\x08_min_ageB\n\n\x08_max_age\"D\n\x12ListPeopleResponse\x12.\n\x06person\x18\x01 \x01(\x0b\x32\x16.acme.person.v1.PersonR\x06person\"\x9e\x02\n\x11SyncPeopleRequest\x12\'\n\nrequest_id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\trequestId\x12\x36\n\x06person\x18\x02 \x01(\x0b\x32\x16.acme.person.v1.PersonB\x06\xbaH\x03\xc8\x01\x01R\x06person:\xa7\x01\xbaH\xa3\x01\x1a\xa0\x01\n\x1aperson.server_fields_unset\x12Lperson.id and person.created_at are assigned by the server and must be unset\x1a\x34this.person.id == \'\' && !has(this.person.created_at)\"\x88\x01\n\x12SyncPeopleResponse\x12\x1d\n\nrequest_id\x18\x01 \x01(\tR\trequestId\x12\x10\n\x02id\x18\x02 \x01(\tH\x00R\x02id\x12\x37\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x1f.acme.person.v1.SyncPeopleErrorH\x00R\x05\x65rrorB\x08\n\x06result\"x\n\x0fSyncPeopleError\x12\x12\n\x04\x63ode\x18\x01 \x01(\x05R\x04\x63ode\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message\x12\x37\n\nviolations\x18\x03 \x03(\x0b\x32\x17.buf.validate.ViolationR\nviolations2\xd5\x03\n\rPersonService\x12_\n\x0eRegisterPerson\x12%.acme.person.v1.RegisterPersonRequest\x1a&.acme.person.v1.RegisterPersonResponse\x12\x61\n\x0eRegisterPeople\x12%.acme.person.v1.RegisterPeopleRequest\x1a&.acme.person.v1.RegisterPeopleResponse(\x01\x12P\n\tGetPerson\x12 .acme.person.v1.GetPersonRequest\x1a!.acme.person.v1.GetPersonResponse\x12U\n\nListPeople\x12!.acme.person.v1.ListPeopleRequest\x1a\".acme.person.v1.ListPeopleResponse0\x01\x12W\n\nSyncPeople\x12!.acme.person.v1.SyncPeopleRequest\x1a\".acme.person.v1.SyncPeopleResponse(\x01\x30\x01\x42*\n\x12\x63om.acme.person.v1B\x12PersonServiceProtoP\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#acme/person/v1/person_service.proto\x12\x0e\x61\x63me.person.v1\x1a\x1b\x61\x63me/person/v1/person.proto\x1a\x1b\x62uf/validate/validate.proto\"\xa2\x02\n\x15RegisterPersonRequest\x12\'\n\nrequest_id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\trequestId\x12\x36\n\x06person\x18\x02 \x01(\x0b\x32\x16.acme.person.v1.PersonB\x06\xbaH\x03\xc8\x01\x01R\x06person:\xa7\x01\xbaH\xa3\x01\x1a\xa0\x01\n\x1aperson.server_fields_unset\x12Lperson.id and person.created_at are assigned by the server and must be unset\x1a\x34this.person.id == \'\' && !has(this.person.created_at)\"H\n\x16RegisterPersonResponse\x12.\n\x06person\x18\x01 \x01(\x0b\x32\x16.acme.person.v1.PersonR\x06person\"\xa5\x02\n\x15RegisterPeopleRequest\x12\x36\n\x06person\x18\x01 \x01(\x0b\x32\x16.acme.person.v1.PersonB\x06\xbaH\x03\xc8\x01\x01R\x06person\x12*\n\nrequest_id\x18\x02 \x01(\tB\x0b\xbaH\x08r\x03\xb0\x01\x01\xd8\x01\x01R\trequestId:\xa7\x01\xbaH\xa3\x01\x1a\xa0\x01\n\x1aperson.server_fields_unset\x12Lperson.id and person.created_at are assigned by the server and must be unset\x1a\x34this.person.id == \'\' && !has(this.person.created_at)\"a\n\x16RegisterPeopleResponse\x12\x14\n\x05\x63ount\x18\x01 \x01(\x03R\x05\x63ount\x12\x10\n\x03ids\x18\x02 \x03(\tR\x03ids\x12\x1f\n\x0bids_omitted\x18\x03 \x01(\x08R\nidsOmitted\",\n\x10GetPersonRequest\x12\x18\n\x02id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\x02id\"C\n\x11GetPersonResponse\x12.\n\x06person\x18\x01 \x01(\x0b\x32\x16.acme.person.v1.PersonR\x06person\"\x82\x03\n\x11ListPeopleRequest\x12-\n\rname_contains\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\x18\xc8\x01R\x0cnameContains\x12(\n\x07min_age\x18\x02 \x01(\x05\x42\n\xbaH\x07\x1a\x05\x18\x96\x01(\x00H\x00R\x06minAge\x88\x01\x01\x12(\n\x07max_age\x18\x03 \x01(\x05\x42\n\xbaH\x07\x1a\x05\x18\x96\x01(\x00H\x01R\x06maxAge\x88\x01\x01\x12\x1f\n\x04page\x18\x04 \x01(\x05\x42\x0b\xbaH\x08\x1a\x06\x18\xc0\x84=(\x00R\x04page\x12 \n\x05limit\x18\x05 \x01(\x05\x42\n\xbaH\x07\x1a\x05\x18\x90N(\x00R\x05limit:\x8e\x01\xbaH\x8a\x01\x1a\x87\x01\n\x11\x61ge_range.ordered\x12(min_age must not be greater than max_age\x1aH!has(this.min_age) || !has(this.max_age) || this.min_age <= this.max_ageB\n\n\x08_min_ageB\n\n\x08_max_age\"D\n\x12ListPeopleResponse\x12.\n\x06person\x18\x01 \x01(\x0b\x32\x16.acme.person.v1.PersonR\x06person\"\x9e\x02\n\x11SyncPeopleRequest\x12\'\n\nrequest_id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xb0\x01\x01R\trequestId\x12\x36\n\x06person\x18\x02 \x01(\x0b\x32\x16.acme.person.v1.PersonB\x06\xbaH\x03\xc8\x01\x01R\x06person:\xa7\x01\xbaH\xa3\x01\x1a\xa0\x01\n\x1aperson.server_fields_unset\x12Lperson.id and person.created_at are assigned by the server and must be unset\x1a\x34this.person.id == \'\' && !has(this.person.created_at)\"\x88\x01\n\x12SyncPeopleResponse\x12\x1d\n\nrequest_id\x18\x01 \x01(\tR\trequestId\x12\x10\n\x02id\x18\x02 \x01(\tH\x00R\x02id\x12\x37\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x1f.acme.person.v1.SyncPeopleErrorH\x00R\x05\x65rrorB\x08\n\x06result\"x\n\x0fSyncPeopleError\x12\x12\n\x04\x63ode\x18\x01 \x01(\x05R\x04\x63ode\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message\x12\x37\n\nviolations\x18\x03 \x03(\x0b\x32\x17.buf.validate.ViolationR\nviolations2\xd5\x03\n\rPersonService\x12_\n\x0eRegisterPerson\x12%.acme.person.v1.RegisterPersonRequest\x1a&.acme.person.v1.RegisterPersonResponse\x12\x61\n\x0eRegisterPeople\x12%.acme.person.v1.RegisterPeopleRequest\x1a&.acme.person.v1.RegisterPeopleResponse(\x01\x12P\n\tGetPerson\x12 .acme.person.v1.GetPersonRequest\x1a!.acme.person.v1.GetPersonResponse\x12U\n\nListPeople\x12!.acme.person.v1.ListPeopleRequest\x1a\".acme.person.v1.ListPeopleResponse0\x01\x12W\n\nSyncPeople\x12!.acme.person.v1.SyncPeopleRequest\x1a\".acme.person.v1.SyncPeopleResponse(\x01\x30\x01\x42*\n\x12\x63om.acme.person.v1B\x12PersonServiceProtoP\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -42,6 +42,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REGISTERPERSONREQUEST']._serialized_options = b'\272H\243\001\032\240\001\n\032person.server_fields_unset\022Lperson.id and person.created_at are assigned by the server and must be unset\0324this.person.id == \'\' && !has(this.person.created_at)'
   _globals['_REGISTERPEOPLEREQUEST'].fields_by_name['person']._loaded_options = None
   _globals['_REGISTERPEOPLEREQUEST'].fields_by_name['person']._serialized_options = b'\272H\003\310\001\001'
+  _globals['_REGISTERPEOPLEREQUEST'].fields_by_name['request_id']._loaded_options = None
+  _globals['_REGISTERPEOPLEREQUEST'].fields_by_name['request_id']._serialized_options = b'\272H\010r\003\260\001\001\330\001\001'
   _globals['_REGISTERPEOPLEREQUEST']._loaded_options = None
   _globals['_REGISTERPEOPLEREQUEST']._serialized_options = b'\272H\243\001\032\240\001\n\032person.server_fields_unset\022Lperson.id and person.created_at are assigned by the server and must be unset\0324this.person.id == \'\' && !has(this.person.created_at)'
   _globals['_GETPERSONREQUEST'].fields_by_name['id']._loaded_options = None
@@ -69,23 +71,23 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REGISTERPERSONRESPONSE']._serialized_start=406
   _globals['_REGISTERPERSONRESPONSE']._serialized_end=478
   _globals['_REGISTERPEOPLEREQUEST']._serialized_start=481
-  _globals['_REGISTERPEOPLEREQUEST']._serialized_end=730
-  _globals['_REGISTERPEOPLERESPONSE']._serialized_start=732
-  _globals['_REGISTERPEOPLERESPONSE']._serialized_end=829
-  _globals['_GETPERSONREQUEST']._serialized_start=831
-  _globals['_GETPERSONREQUEST']._serialized_end=875
-  _globals['_GETPERSONRESPONSE']._serialized_start=877
-  _globals['_GETPERSONRESPONSE']._serialized_end=944
-  _globals['_LISTPEOPLEREQUEST']._serialized_start=947
-  _globals['_LISTPEOPLEREQUEST']._serialized_end=1333
-  _globals['_LISTPEOPLERESPONSE']._serialized_start=1335
-  _globals['_LISTPEOPLERESPONSE']._serialized_end=1403
-  _globals['_SYNCPEOPLEREQUEST']._serialized_start=1406
-  _globals['_SYNCPEOPLEREQUEST']._serialized_end=1692
-  _globals['_SYNCPEOPLERESPONSE']._serialized_start=1695
-  _globals['_SYNCPEOPLERESPONSE']._serialized_end=1831
-  _globals['_SYNCPEOPLEERROR']._serialized_start=1833
-  _globals['_SYNCPEOPLEERROR']._serialized_end=1953
-  _globals['_PERSONSERVICE']._serialized_start=1956
-  _globals['_PERSONSERVICE']._serialized_end=2425
+  _globals['_REGISTERPEOPLEREQUEST']._serialized_end=774
+  _globals['_REGISTERPEOPLERESPONSE']._serialized_start=776
+  _globals['_REGISTERPEOPLERESPONSE']._serialized_end=873
+  _globals['_GETPERSONREQUEST']._serialized_start=875
+  _globals['_GETPERSONREQUEST']._serialized_end=919
+  _globals['_GETPERSONRESPONSE']._serialized_start=921
+  _globals['_GETPERSONRESPONSE']._serialized_end=988
+  _globals['_LISTPEOPLEREQUEST']._serialized_start=991
+  _globals['_LISTPEOPLEREQUEST']._serialized_end=1377
+  _globals['_LISTPEOPLERESPONSE']._serialized_start=1379
+  _globals['_LISTPEOPLERESPONSE']._serialized_end=1447
+  _globals['_SYNCPEOPLEREQUEST']._serialized_start=1450
+  _globals['_SYNCPEOPLEREQUEST']._serialized_end=1736
+  _globals['_SYNCPEOPLERESPONSE']._serialized_start=1739
+  _globals['_SYNCPEOPLERESPONSE']._serialized_end=1875
+  _globals['_SYNCPEOPLEERROR']._serialized_start=1877
+  _globals['_SYNCPEOPLEERROR']._serialized_end=1997
+  _globals['_PERSONSERVICE']._serialized_start=2000
+  _globals['_PERSONSERVICE']._serialized_end=2469
 # @@protoc_insertion_point(module_scope)

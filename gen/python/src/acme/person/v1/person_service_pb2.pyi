@@ -23,10 +23,12 @@ class RegisterPersonResponse(_message.Message):
     def __init__(self, person: _Optional[_Union[_person_pb2.Person, _Mapping]] = ...) -> None: ...
 
 class RegisterPeopleRequest(_message.Message):
-    __slots__ = ("person",)
+    __slots__ = ("person", "request_id")
     PERSON_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     person: _person_pb2.Person
-    def __init__(self, person: _Optional[_Union[_person_pb2.Person, _Mapping]] = ...) -> None: ...
+    request_id: str
+    def __init__(self, person: _Optional[_Union[_person_pb2.Person, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class RegisterPeopleResponse(_message.Message):
     __slots__ = ("count", "ids", "ids_omitted")

@@ -33,10 +33,19 @@ class PersonServiceStub:
     - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
     - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
     status details carry a buf.validate.Violations message with the field
-    paths and rule ids.
+    paths and rule ids. Also, without details, for a message that cannot be
+    decoded and for a unary call with no or several request messages.
+    - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+    declared size limit (the limit applies after decompression), or the
+    server is at its limit of concurrent RegisterPeople streams.
     - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
     - DEADLINE_EXCEEDED: the call's deadline passed first.
-    - INTERNAL: an unexpected failure; no internals are disclosed.
+    - UNIMPLEMENTED: the request is compressed with an encoding the server
+    does not support.
+    - INTERNAL: an unexpected failure, or a gRPC framing error of the
+    client's that a server's transport answers itself (a frame cut short,
+    reserved flag bits), as the gRPC specification asks. No internals are
+    disclosed.
     """
 
     def __init__(self, channel):
@@ -80,10 +89,19 @@ class PersonServiceServicer:
     - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
     - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
     status details carry a buf.validate.Violations message with the field
-    paths and rule ids.
+    paths and rule ids. Also, without details, for a message that cannot be
+    decoded and for a unary call with no or several request messages.
+    - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+    declared size limit (the limit applies after decompression), or the
+    server is at its limit of concurrent RegisterPeople streams.
     - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
     - DEADLINE_EXCEEDED: the call's deadline passed first.
-    - INTERNAL: an unexpected failure; no internals are disclosed.
+    - UNIMPLEMENTED: the request is compressed with an encoding the server
+    does not support.
+    - INTERNAL: an unexpected failure, or a gRPC framing error of the
+    client's that a server's transport answers itself (a frame cut short,
+    reserved flag bits), as the gRPC specification asks. No internals are
+    disclosed.
     """
 
     def RegisterPerson(self, request, context):
@@ -103,6 +121,13 @@ class PersonServiceServicer:
         transaction: if any person is invalid, or the client cancels or fails
         mid-stream, no person of the stream is stored. Returns INVALID_ARGUMENT
         naming the first invalid person by its position, or CANCELLED.
+
+        A client that saw an error cannot know whether the stream was stored
+        just before it (a commit and a cancel can cross). A stream that carries
+        a request_id is idempotent on it: repeating the stream with the same
+        request_id and the same people stores them once and returns the first
+        stream's response again; ALREADY_EXISTS when the request_id was already
+        used for other people.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -128,7 +153,9 @@ class PersonServiceServicer:
         """SyncPeople answers each incoming person, in order and as soon as it is
         handled, with its stored id or with its own error. A bad item does not
         end the stream; only a failure of the stream itself (UNAUTHENTICATED,
-        UNAVAILABLE, CANCELLED) does. Items are idempotent on request_id.
+        UNAVAILABLE, CANCELLED, or INVALID_ARGUMENT for a message that cannot be
+        decoded, which has no request_id to answer) does. Items are idempotent on
+        request_id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -178,10 +205,19 @@ class PersonService:
     - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
     - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
     status details carry a buf.validate.Violations message with the field
-    paths and rule ids.
+    paths and rule ids. Also, without details, for a message that cannot be
+    decoded and for a unary call with no or several request messages.
+    - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+    declared size limit (the limit applies after decompression), or the
+    server is at its limit of concurrent RegisterPeople streams.
     - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
     - DEADLINE_EXCEEDED: the call's deadline passed first.
-    - INTERNAL: an unexpected failure; no internals are disclosed.
+    - UNIMPLEMENTED: the request is compressed with an encoding the server
+    does not support.
+    - INTERNAL: an unexpected failure, or a gRPC framing error of the
+    client's that a server's transport answers itself (a frame cut short,
+    reserved flag bits), as the gRPC specification asks. No internals are
+    disclosed.
     """
 
     @staticmethod

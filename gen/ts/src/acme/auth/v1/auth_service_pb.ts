@@ -274,8 +274,16 @@ export const ListUsersResponseSchema: GenMessage<ListUsersResponse> = /*@__PURE_
  * Status codes every RPC can return:
  *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
  *     status details carry a buf.validate.Violations message with the field
- *     paths and rule ids.
- *   - INTERNAL: an unexpected failure; no internals are disclosed.
+ *     paths and rule ids. Also, without details, for a message that cannot be
+ *     decoded and for a call with no or several request messages.
+ *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+ *     declared size limit (the limit applies after decompression).
+ *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+ *     does not support.
+ *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+ *     client's that a server's transport answers itself (a frame cut short,
+ *     reserved flag bits), as the gRPC specification asks. No internals are
+ *     disclosed.
  *
  * @generated from service acme.auth.v1.AuthService
  */

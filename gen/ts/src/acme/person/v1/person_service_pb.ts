@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file acme/person/v1/person_service.proto.
  */
 export const file_acme_person_v1_person_service: GenFile = /*@__PURE__*/
-  fileDesc("CiNhY21lL3BlcnNvbi92MS9wZXJzb25fc2VydmljZS5wcm90bxIOYWNtZS5wZXJzb24udjEijwIKFVJlZ2lzdGVyUGVyc29uUmVxdWVzdBIcCgpyZXF1ZXN0X2lkGAEgASgJQgi6SAVyA7ABARIuCgZwZXJzb24YAiABKAsyFi5hY21lLnBlcnNvbi52MS5QZXJzb25CBrpIA8gBATqnAbpIowEaoAEKGnBlcnNvbi5zZXJ2ZXJfZmllbGRzX3Vuc2V0EkxwZXJzb24uaWQgYW5kIHBlcnNvbi5jcmVhdGVkX2F0IGFyZSBhc3NpZ25lZCBieSB0aGUgc2VydmVyIGFuZCBtdXN0IGJlIHVuc2V0GjR0aGlzLnBlcnNvbi5pZCA9PSAnJyAmJiAhaGFzKHRoaXMucGVyc29uLmNyZWF0ZWRfYXQpIkAKFlJlZ2lzdGVyUGVyc29uUmVzcG9uc2USJgoGcGVyc29uGAEgASgLMhYuYWNtZS5wZXJzb24udjEuUGVyc29uIvEBChVSZWdpc3RlclBlb3BsZVJlcXVlc3QSLgoGcGVyc29uGAEgASgLMhYuYWNtZS5wZXJzb24udjEuUGVyc29uQga6SAPIAQE6pwG6SKMBGqABChpwZXJzb24uc2VydmVyX2ZpZWxkc191bnNldBJMcGVyc29uLmlkIGFuZCBwZXJzb24uY3JlYXRlZF9hdCBhcmUgYXNzaWduZWQgYnkgdGhlIHNlcnZlciBhbmQgbXVzdCBiZSB1bnNldBo0dGhpcy5wZXJzb24uaWQgPT0gJycgJiYgIWhhcyh0aGlzLnBlcnNvbi5jcmVhdGVkX2F0KSJJChZSZWdpc3RlclBlb3BsZVJlc3BvbnNlEg0KBWNvdW50GAEgASgDEgsKA2lkcxgCIAMoCRITCgtpZHNfb21pdHRlZBgDIAEoCCIoChBHZXRQZXJzb25SZXF1ZXN0EhQKAmlkGAEgASgJQgi6SAVyA7ABASI7ChFHZXRQZXJzb25SZXNwb25zZRImCgZwZXJzb24YASABKAsyFi5hY21lLnBlcnNvbi52MS5QZXJzb24i1wIKEUxpc3RQZW9wbGVSZXF1ZXN0Eh8KDW5hbWVfY29udGFpbnMYASABKAlCCLpIBXIDGMgBEiAKB21pbl9hZ2UYAiABKAVCCrpIBxoFGJYBKABIAIgBARIgCgdtYXhfYWdlGAMgASgFQgq6SAcaBRiWASgASAGIAQESGQoEcGFnZRgEIAEoBUILukgIGgYYwIQ9KAASGQoFbGltaXQYBSABKAVCCrpIBxoFGJBOKAA6jgG6SIoBGocBChFhZ2VfcmFuZ2Uub3JkZXJlZBIobWluX2FnZSBtdXN0IG5vdCBiZSBncmVhdGVyIHRoYW4gbWF4X2FnZRpIIWhhcyh0aGlzLm1pbl9hZ2UpIHx8ICFoYXModGhpcy5tYXhfYWdlKSB8fCB0aGlzLm1pbl9hZ2UgPD0gdGhpcy5tYXhfYWdlQgoKCF9taW5fYWdlQgoKCF9tYXhfYWdlIjwKEkxpc3RQZW9wbGVSZXNwb25zZRImCgZwZXJzb24YASABKAsyFi5hY21lLnBlcnNvbi52MS5QZXJzb24iiwIKEVN5bmNQZW9wbGVSZXF1ZXN0EhwKCnJlcXVlc3RfaWQYASABKAlCCLpIBXIDsAEBEi4KBnBlcnNvbhgCIAEoCzIWLmFjbWUucGVyc29uLnYxLlBlcnNvbkIGukgDyAEBOqcBukijARqgAQoacGVyc29uLnNlcnZlcl9maWVsZHNfdW5zZXQSTHBlcnNvbi5pZCBhbmQgcGVyc29uLmNyZWF0ZWRfYXQgYXJlIGFzc2lnbmVkIGJ5IHRoZSBzZXJ2ZXIgYW5kIG11c3QgYmUgdW5zZXQaNHRoaXMucGVyc29uLmlkID09ICcnICYmICFoYXModGhpcy5wZXJzb24uY3JlYXRlZF9hdCkicgoSU3luY1Blb3BsZVJlc3BvbnNlEhIKCnJlcXVlc3RfaWQYASABKAkSDAoCaWQYAiABKAlIABIwCgVlcnJvchgDIAEoCzIfLmFjbWUucGVyc29uLnYxLlN5bmNQZW9wbGVFcnJvckgAQggKBnJlc3VsdCJdCg9TeW5jUGVvcGxlRXJyb3ISDAoEY29kZRgBIAEoBRIPCgdtZXNzYWdlGAIgASgJEisKCnZpb2xhdGlvbnMYAyADKAsyFy5idWYudmFsaWRhdGUuVmlvbGF0aW9uMtUDCg1QZXJzb25TZXJ2aWNlEl8KDlJlZ2lzdGVyUGVyc29uEiUuYWNtZS5wZXJzb24udjEuUmVnaXN0ZXJQZXJzb25SZXF1ZXN0GiYuYWNtZS5wZXJzb24udjEuUmVnaXN0ZXJQZXJzb25SZXNwb25zZRJhCg5SZWdpc3RlclBlb3BsZRIlLmFjbWUucGVyc29uLnYxLlJlZ2lzdGVyUGVvcGxlUmVxdWVzdBomLmFjbWUucGVyc29uLnYxLlJlZ2lzdGVyUGVvcGxlUmVzcG9uc2UoARJQCglHZXRQZXJzb24SIC5hY21lLnBlcnNvbi52MS5HZXRQZXJzb25SZXF1ZXN0GiEuYWNtZS5wZXJzb24udjEuR2V0UGVyc29uUmVzcG9uc2USVQoKTGlzdFBlb3BsZRIhLmFjbWUucGVyc29uLnYxLkxpc3RQZW9wbGVSZXF1ZXN0GiIuYWNtZS5wZXJzb24udjEuTGlzdFBlb3BsZVJlc3BvbnNlMAESVwoKU3luY1Blb3BsZRIhLmFjbWUucGVyc29uLnYxLlN5bmNQZW9wbGVSZXF1ZXN0GiIuYWNtZS5wZXJzb24udjEuU3luY1Blb3BsZVJlc3BvbnNlKAEwAUIqChJjb20uYWNtZS5wZXJzb24udjFCElBlcnNvblNlcnZpY2VQcm90b1ABYgZwcm90bzM", [file_acme_person_v1_person, file_buf_validate_validate]);
+  fileDesc("CiNhY21lL3BlcnNvbi92MS9wZXJzb25fc2VydmljZS5wcm90bxIOYWNtZS5wZXJzb24udjEijwIKFVJlZ2lzdGVyUGVyc29uUmVxdWVzdBIcCgpyZXF1ZXN0X2lkGAEgASgJQgi6SAVyA7ABARIuCgZwZXJzb24YAiABKAsyFi5hY21lLnBlcnNvbi52MS5QZXJzb25CBrpIA8gBATqnAbpIowEaoAEKGnBlcnNvbi5zZXJ2ZXJfZmllbGRzX3Vuc2V0EkxwZXJzb24uaWQgYW5kIHBlcnNvbi5jcmVhdGVkX2F0IGFyZSBhc3NpZ25lZCBieSB0aGUgc2VydmVyIGFuZCBtdXN0IGJlIHVuc2V0GjR0aGlzLnBlcnNvbi5pZCA9PSAnJyAmJiAhaGFzKHRoaXMucGVyc29uLmNyZWF0ZWRfYXQpIkAKFlJlZ2lzdGVyUGVyc29uUmVzcG9uc2USJgoGcGVyc29uGAEgASgLMhYuYWNtZS5wZXJzb24udjEuUGVyc29uIpICChVSZWdpc3RlclBlb3BsZVJlcXVlc3QSLgoGcGVyc29uGAEgASgLMhYuYWNtZS5wZXJzb24udjEuUGVyc29uQga6SAPIAQESHwoKcmVxdWVzdF9pZBgCIAEoCUILukgI2AEBcgOwAQE6pwG6SKMBGqABChpwZXJzb24uc2VydmVyX2ZpZWxkc191bnNldBJMcGVyc29uLmlkIGFuZCBwZXJzb24uY3JlYXRlZF9hdCBhcmUgYXNzaWduZWQgYnkgdGhlIHNlcnZlciBhbmQgbXVzdCBiZSB1bnNldBo0dGhpcy5wZXJzb24uaWQgPT0gJycgJiYgIWhhcyh0aGlzLnBlcnNvbi5jcmVhdGVkX2F0KSJJChZSZWdpc3RlclBlb3BsZVJlc3BvbnNlEg0KBWNvdW50GAEgASgDEgsKA2lkcxgCIAMoCRITCgtpZHNfb21pdHRlZBgDIAEoCCIoChBHZXRQZXJzb25SZXF1ZXN0EhQKAmlkGAEgASgJQgi6SAVyA7ABASI7ChFHZXRQZXJzb25SZXNwb25zZRImCgZwZXJzb24YASABKAsyFi5hY21lLnBlcnNvbi52MS5QZXJzb24i1wIKEUxpc3RQZW9wbGVSZXF1ZXN0Eh8KDW5hbWVfY29udGFpbnMYASABKAlCCLpIBXIDGMgBEiAKB21pbl9hZ2UYAiABKAVCCrpIBxoFGJYBKABIAIgBARIgCgdtYXhfYWdlGAMgASgFQgq6SAcaBRiWASgASAGIAQESGQoEcGFnZRgEIAEoBUILukgIGgYYwIQ9KAASGQoFbGltaXQYBSABKAVCCrpIBxoFGJBOKAA6jgG6SIoBGocBChFhZ2VfcmFuZ2Uub3JkZXJlZBIobWluX2FnZSBtdXN0IG5vdCBiZSBncmVhdGVyIHRoYW4gbWF4X2FnZRpIIWhhcyh0aGlzLm1pbl9hZ2UpIHx8ICFoYXModGhpcy5tYXhfYWdlKSB8fCB0aGlzLm1pbl9hZ2UgPD0gdGhpcy5tYXhfYWdlQgoKCF9taW5fYWdlQgoKCF9tYXhfYWdlIjwKEkxpc3RQZW9wbGVSZXNwb25zZRImCgZwZXJzb24YASABKAsyFi5hY21lLnBlcnNvbi52MS5QZXJzb24iiwIKEVN5bmNQZW9wbGVSZXF1ZXN0EhwKCnJlcXVlc3RfaWQYASABKAlCCLpIBXIDsAEBEi4KBnBlcnNvbhgCIAEoCzIWLmFjbWUucGVyc29uLnYxLlBlcnNvbkIGukgDyAEBOqcBukijARqgAQoacGVyc29uLnNlcnZlcl9maWVsZHNfdW5zZXQSTHBlcnNvbi5pZCBhbmQgcGVyc29uLmNyZWF0ZWRfYXQgYXJlIGFzc2lnbmVkIGJ5IHRoZSBzZXJ2ZXIgYW5kIG11c3QgYmUgdW5zZXQaNHRoaXMucGVyc29uLmlkID09ICcnICYmICFoYXModGhpcy5wZXJzb24uY3JlYXRlZF9hdCkicgoSU3luY1Blb3BsZVJlc3BvbnNlEhIKCnJlcXVlc3RfaWQYASABKAkSDAoCaWQYAiABKAlIABIwCgVlcnJvchgDIAEoCzIfLmFjbWUucGVyc29uLnYxLlN5bmNQZW9wbGVFcnJvckgAQggKBnJlc3VsdCJdCg9TeW5jUGVvcGxlRXJyb3ISDAoEY29kZRgBIAEoBRIPCgdtZXNzYWdlGAIgASgJEisKCnZpb2xhdGlvbnMYAyADKAsyFy5idWYudmFsaWRhdGUuVmlvbGF0aW9uMtUDCg1QZXJzb25TZXJ2aWNlEl8KDlJlZ2lzdGVyUGVyc29uEiUuYWNtZS5wZXJzb24udjEuUmVnaXN0ZXJQZXJzb25SZXF1ZXN0GiYuYWNtZS5wZXJzb24udjEuUmVnaXN0ZXJQZXJzb25SZXNwb25zZRJhCg5SZWdpc3RlclBlb3BsZRIlLmFjbWUucGVyc29uLnYxLlJlZ2lzdGVyUGVvcGxlUmVxdWVzdBomLmFjbWUucGVyc29uLnYxLlJlZ2lzdGVyUGVvcGxlUmVzcG9uc2UoARJQCglHZXRQZXJzb24SIC5hY21lLnBlcnNvbi52MS5HZXRQZXJzb25SZXF1ZXN0GiEuYWNtZS5wZXJzb24udjEuR2V0UGVyc29uUmVzcG9uc2USVQoKTGlzdFBlb3BsZRIhLmFjbWUucGVyc29uLnYxLkxpc3RQZW9wbGVSZXF1ZXN0GiIuYWNtZS5wZXJzb24udjEuTGlzdFBlb3BsZVJlc3BvbnNlMAESVwoKU3luY1Blb3BsZRIhLmFjbWUucGVyc29uLnYxLlN5bmNQZW9wbGVSZXF1ZXN0GiIuYWNtZS5wZXJzb24udjEuU3luY1Blb3BsZVJlc3BvbnNlKAEwAUIqChJjb20uYWNtZS5wZXJzb24udjFCElBlcnNvblNlcnZpY2VQcm90b1ABYgZwcm90bzM", [file_acme_person_v1_person, file_buf_validate_validate]);
 
 /**
  * RegisterPersonRequest asks to store one person.
@@ -78,6 +78,16 @@ export type RegisterPeopleRequest = Message<"acme.person.v1.RegisterPeopleReques
    * @generated from field: acme.person.v1.Person person = 1;
    */
   person?: Person | undefined;
+
+  /**
+   * request_id is a client-chosen UUID that identifies the whole stream, so
+   * that repeating the stream after an error is safe (see RegisterPeople). It
+   * is set on the first message; later messages leave it empty or repeat it.
+   * A stream without one is stored again each time it is sent.
+   *
+   * @generated from field: string request_id = 2;
+   */
+  requestId: string;
 };
 
 /**
@@ -357,10 +367,19 @@ export const SyncPeopleErrorSchema: GenMessage<SyncPeopleError> = /*@__PURE__*/
  *   - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
  *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
  *     status details carry a buf.validate.Violations message with the field
- *     paths and rule ids.
+ *     paths and rule ids. Also, without details, for a message that cannot be
+ *     decoded and for a unary call with no or several request messages.
+ *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+ *     declared size limit (the limit applies after decompression), or the
+ *     server is at its limit of concurrent RegisterPeople streams.
  *   - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
  *   - DEADLINE_EXCEEDED: the call's deadline passed first.
- *   - INTERNAL: an unexpected failure; no internals are disclosed.
+ *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+ *     does not support.
+ *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+ *     client's that a server's transport answers itself (a frame cut short,
+ *     reserved flag bits), as the gRPC specification asks. No internals are
+ *     disclosed.
  *
  * @generated from service acme.person.v1.PersonService
  */
@@ -385,6 +404,13 @@ export const PersonService: GenService<{
    * transaction: if any person is invalid, or the client cancels or fails
    * mid-stream, no person of the stream is stored. Returns INVALID_ARGUMENT
    * naming the first invalid person by its position, or CANCELLED.
+   *
+   * A client that saw an error cannot know whether the stream was stored
+   * just before it (a commit and a cancel can cross). A stream that carries
+   * a request_id is idempotent on it: repeating the stream with the same
+   * request_id and the same people stores them once and returns the first
+   * stream's response again; ALREADY_EXISTS when the request_id was already
+   * used for other people.
    *
    * @generated from rpc acme.person.v1.PersonService.RegisterPeople
    */
@@ -419,7 +445,9 @@ export const PersonService: GenService<{
    * SyncPeople answers each incoming person, in order and as soon as it is
    * handled, with its stored id or with its own error. A bad item does not
    * end the stream; only a failure of the stream itself (UNAUTHENTICATED,
-   * UNAVAILABLE, CANCELLED) does. Items are idempotent on request_id.
+   * UNAVAILABLE, CANCELLED, or INVALID_ARGUMENT for a message that cannot be
+   * decoded, which has no request_id to answer) does. Items are idempotent on
+   * request_id.
    *
    * @generated from rpc acme.person.v1.PersonService.SyncPeople
    */

@@ -228,6 +228,81 @@ class PersonServiceTest extends ServiceTestBase {
     assertThat(rowsNamed(name)).isZero();
   }
 
+  // --- RegisterPeople with a request_id ---------------------------------------------------
+
+  @Test
+  void aRepeatedStreamIsStoredOnceAndAnsweredWithTheSameIds() throws Exception {
+    String name = uniqueName("retry");
+    List<RegisterPeopleRequest> stream = withRequestId(UUID.randomUUID().toString(), name, 150);
+    RegisterPeopleResponse first = registerPeople(stream, true).get(30, TimeUnit.SECONDS);
+    RegisterPeopleResponse again = registerPeople(stream, true).get(30, TimeUnit.SECONDS);
+
+    assertThat(first.getCount()).isEqualTo(150);
+    assertThat(again).isEqualTo(first);
+    assertThat(rowsNamed(name)).isEqualTo(150);
+  }
+
+  @Test
+  void theRequestIdOfAStreamWithOtherPeopleIsAlreadyExists() throws Exception {
+    String requestId = UUID.randomUUID().toString();
+    String name = uniqueName("retry-other");
+    registerPeople(withRequestId(requestId, name, 3), true).get(30, TimeUnit.SECONDS);
+    Throwable failure = registerPeople(withRequestId(requestId, name, 4), true)
+        .handle((ok, err) -> err).get(30, TimeUnit.SECONDS);
+
+    assertThat(Status.fromThrowable(failure).getCode()).isEqualTo(Status.Code.ALREADY_EXISTS);
+    awaitStreamWorkersIdle();
+    assertThat(rowsNamed(name)).isEqualTo(3);
+  }
+
+  @Test
+  void aLaterMessageNamingAnotherRequestIdIsInvalidArgument() throws Exception {
+    String name = uniqueName("two-ids");
+    List<RegisterPeopleRequest> stream = new ArrayList<>(withRequestId(UUID.randomUUID().toString(), name, 5));
+    stream.add(registerMany(person(name, 1)).toBuilder().setRequestId(UUID.randomUUID().toString()).build());
+    Throwable failure = registerPeople(stream, true).handle((ok, err) -> err).get(30, TimeUnit.SECONDS);
+
+    StatusRuntimeException e = (StatusRuntimeException) failure;
+    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(e.getStatus().getDescription()).contains("message 5 ");
+    assertThat(fieldsAndRules(violationsOf(e))).containsExactly("request_id request_id.same_for_the_stream");
+    awaitStreamWorkersIdle();
+    assertThat(rowsNamed(name)).isZero();
+  }
+
+  @Test
+  void twoCopiesOfAStreamSentAtOnceAreStoredOnce() throws Exception {
+    String name = uniqueName("race");
+    List<RegisterPeopleRequest> stream = withRequestId(UUID.randomUUID().toString(), name, 400);
+    CompletableFuture<RegisterPeopleResponse> a = registerPeople(stream, true);
+    CompletableFuture<RegisterPeopleResponse> b = registerPeople(stream, true);
+
+    assertThat(a.get(30, TimeUnit.SECONDS)).isEqualTo(b.get(30, TimeUnit.SECONDS));
+    assertThat(rowsNamed(name)).isEqualTo(400);
+  }
+
+  @Test
+  void aRepeatedStreamOfMoreThanTenThousandPeopleGetsItsCountAgain() throws Exception {
+    String name = uniqueName("retry-big");
+    List<RegisterPeopleRequest> stream = withRequestId(UUID.randomUUID().toString(), name, 10_001);
+    RegisterPeopleResponse first = registerPeople(stream, true).get(60, TimeUnit.SECONDS);
+    RegisterPeopleResponse again = registerPeople(stream, true).get(60, TimeUnit.SECONDS);
+
+    assertThat(first.getIdsOmitted()).isTrue();
+    assertThat(again).isEqualTo(first);
+    assertThat(rowsNamed(name)).isEqualTo(10_001);
+  }
+
+  /** count people named name-i, the first message carrying requestId. */
+  private static List<RegisterPeopleRequest> withRequestId(String requestId, String name, int count) {
+    List<RegisterPeopleRequest> stream = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      RegisterPeopleRequest r = registerMany(person(name + "-" + i, i % 100));
+      stream.add(i == 0 ? r.toBuilder().setRequestId(requestId).build() : r);
+    }
+    return stream;
+  }
+
   // --- ListPeople -----------------------------------------------------------------------
 
   @Test

@@ -60,6 +60,11 @@ public final class StandInAuthService extends AuthServiceGrpc.AuthServiceImplBas
     return token;
   }
 
+  /** Revokes a token, as the real service does when its user is disabled. */
+  public void revoke(String token) {
+    tokens.remove(token);
+  }
+
   public int validations() {
     return validations.get();
   }

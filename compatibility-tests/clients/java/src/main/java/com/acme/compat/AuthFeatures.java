@@ -95,11 +95,14 @@ final class AuthFeatures {
   }
 
   void largeMessage() throws Exception {
-    String huge = "a".repeat(1 << 20);
-    var e = Checks.expectStatus(INVALID_ARGUMENT, "ValidateToken with a 1 MiB token",
-        () -> clients.auth().validateToken(token(huge)));
-    ErrorDetails.expectViolations(e, "ValidateToken with a 1 MiB token", "token/string.max_len");
-    // The same channel (the same client) must still work after the refused message.
+    // One character over the rule: refused by validation, with the violation.
+    var e = Checks.expectStatus(INVALID_ARGUMENT, "ValidateToken with 8,193 characters",
+        () -> clients.auth().validateToken(token("a".repeat(8193))));
+    ErrorDetails.expectViolations(e, "ValidateToken with 8,193 characters", "token/string.max_len");
+    // 1 MiB is over the server's message limit: refused before it is read.
+    Checks.expectStatus(RESOURCE_EXHAUSTED, "ValidateToken with a 1 MiB token",
+        () -> clients.auth().validateToken(token("a".repeat(1 << 20))));
+    // The same channel (the same client) must still work after the refused messages.
     Checks.equal(clients.adminUsername(), clients.auth().validateToken(token(clients.adminToken())).getSubject(),
         "subject of the next ValidateToken on the same client");
   }

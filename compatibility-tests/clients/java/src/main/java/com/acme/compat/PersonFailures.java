@@ -55,14 +55,30 @@ final class PersonFailures {
   }
 
   void deadline() throws Exception {
+    RegisterPeopleRequest dl = RegisterPeopleRequest.newBuilder()
+        .setRequestId(People.requestId())
+        .setPerson(People.person(people.name("dl"), 50))
+        .build();
     StreamCollector<RegisterPeopleResponse> answer = new StreamCollector<>();
     StreamObserver<RegisterPeopleRequest> out =
         clients.personAsync().withDeadlineAfter(500, TimeUnit.MILLISECONDS).registerPeople(answer);
-    out.onNext(RegisterPeopleRequest.newBuilder().setPerson(People.person(people.name("dl"), 50)).build());
+    out.onNext(dl);
     // Never half-closed: only the deadline can end this call.
     Status end = answer.end(Duration.ofSeconds(5), "RegisterPeople with a 500 ms deadline");
     Checks.equal(DEADLINE_EXCEEDED, end.getCode(), "RegisterPeople with a 500 ms deadline");
-    Checks.equal(0, people.list(people.name("dl")).size(), "people listed after the deadline");
+    // A client that saw an error cannot know whether the stream was stored (a commit and the
+    // deadline can cross); the contract makes repeating it with the same request_id safe.
+    StreamCollector<RegisterPeopleResponse> retry = new StreamCollector<>();
+    StreamObserver<RegisterPeopleRequest> again =
+        clients.personAsync().withDeadlineAfter(Clients.CALL_SECONDS, TimeUnit.SECONDS).registerPeople(retry);
+    again.onNext(dl);
+    again.onCompleted();
+    RegisterPeopleResponse stored = retry.next(Duration.ofSeconds(Clients.CALL_SECONDS), "the repeated stream");
+    Checks.equal(Status.Code.OK, retry.end(Duration.ofSeconds(5), "the repeated stream").getCode(), "the repeated stream");
+    Checks.equal(1L, stored.getCount(), "count of the repeated stream");
+    var listed = people.list(people.name("dl"));
+    Checks.equal(1, listed.size(), "people listed after the deadline and the repeat");
+    Checks.equal(stored.getIds(0), listed.get(0).getId(), "the id the repeat answered");
   }
 
   void cancelMidStream() throws Exception {

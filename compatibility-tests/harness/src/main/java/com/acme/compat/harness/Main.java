@@ -44,7 +44,7 @@ public final class Main {
     }
 
     List<Case> cases = new ArrayList<>(golden(config, tests, fresh(work.resolve("golden")), logs));
-    Map<String, List<String>> personRuns = new LinkedHashMap<>();
+    Map<String, List<PersonRun>> personRuns = new LinkedHashMap<>();
     try (Topology topology = new Topology(config, tests, fresh(work.resolve("person-db")))) {
       log("starting auth-node and person-spring");
       topology.start();
@@ -100,11 +100,11 @@ public final class Main {
       Topology topology,
       Path nextSchema,
       Path logs,
-      Map<String, List<String>> personRuns)
+      Map<String, List<PersonRun>> personRuns)
       throws IOException, InterruptedException {
     String runId = runId();
     if (server.name().equals("person-spring")) {
-      personRuns.computeIfAbsent(client.name(), k -> new ArrayList<>()).add(runId);
+      personRuns.computeIfAbsent(client.name(), k -> new ArrayList<>()).add(new PersonRun(runId, features));
     }
     log(client.name() + " → " + server.name() + " over " + protocol + " (" + features.size() + " features, run " + runId + ")");
     return new Driver(client, logs, DRIVER_TIMEOUT)
@@ -134,7 +134,7 @@ public final class Main {
       Topology topology,
       Path nextSchema,
       Path logs,
-      Map<String, List<String>> personRuns)
+      Map<String, List<PersonRun>> personRuns)
       throws IOException, InterruptedException {
     for (int i = 0; i < cases.size(); i++) {
       Case c = cases.get(i);
@@ -198,25 +198,35 @@ public final class Main {
   }
 
   /**
-   * In the database itself, per client: its cancelled and deadline-exceeded RegisterPeople
-   * streams (names "<run> cancel <i>" and "<run> dl", README) must have left no row behind.
+   * In the database itself, per client: its cancelled RegisterPeople streams (names "<run>
+   * cancel <i>", README) must have left no row behind, and each run's deadline-exceeded stream,
+   * repeated with its request_id, exactly one ("<run> dl") — never none, never two.
    */
-  private static List<Case> abortedStreamRows(PersonDatabase people, Map<String, List<String>> runsByClient)
+  private static List<Case> abortedStreamRows(PersonDatabase people, Map<String, List<PersonRun>> runsByClient)
       throws SQLException {
     List<Case> cases = new ArrayList<>();
     for (var entry : runsByClient.entrySet()) {
-      for (String[] feature : new String[][] {{"cancel-mid-stream", " cancel "}, {"deadline", " dl"}}) {
-        int rows = 0;
-        for (String run : entry.getValue()) {
-          rows += people.countNameContaining(run + feature[1]);
+      int cancelRuns = 0, cancelRows = 0, deadlineRuns = 0, deadlineRows = 0;
+      for (PersonRun run : entry.getValue()) {
+        if (run.features().contains("cancel-mid-stream")) {
+          cancelRuns++;
+          cancelRows += people.countNameContaining(run.id() + " cancel ");
         }
-        cases.add(
-            new Case(entry.getKey(), "person-spring", "db", feature[0] + ":no-rows", rows == 0,
-                rows + " rows left by " + entry.getValue().size() + " runs' aborted " + feature[0] + " streams", 0));
+        if (run.features().contains("deadline")) {
+          deadlineRuns++;
+          deadlineRows += people.countNameContaining(run.id() + " dl");
+        }
       }
+      cases.add(new Case(entry.getKey(), "person-spring", "db", "cancel-mid-stream:no-rows", cancelRows == 0,
+          cancelRows + " rows left by " + cancelRuns + " runs' cancelled streams", 0));
+      cases.add(new Case(entry.getKey(), "person-spring", "db", "deadline:one-row-per-run", deadlineRows == deadlineRuns,
+          deadlineRows + " rows for " + deadlineRuns + " runs' deadline-exceeded and repeated streams", 0));
     }
     return cases;
   }
+
+  /** One driver run against person-spring: its run id (the prefix of its names) and features. */
+  private record PersonRun(String id, List<String> features) {}
 
   private static String runId() {
     String alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";

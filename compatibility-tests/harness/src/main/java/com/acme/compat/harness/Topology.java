@@ -38,13 +38,14 @@ final class Topology implements AutoCloseable {
   private final Path dbDir;
 
   /**
-   * Settings from compatibility-tests/{auth-node,person-spring}.env, which topology.sh reads
-   * too. dbDir must be empty: person-spring keeps its H2 database there, so the harness can
+   * Settings from compatibility-tests/{auth-node,person-spring}.env and the containers' limits
+   * from containers.env, which topology.sh reads too. dbDir must be empty: person-spring keeps its H2 database there, so the harness can
    * count rows in the real database once the service has stopped.
    */
   Topology(Config config, Path envDir, Path dbDir) throws IOException {
     Map<String, String> authEnv = EnvFile.read(envDir.resolve("auth-node.env"));
     Map<String, String> personEnv = EnvFile.read(envDir.resolve("person-spring.env"));
+    Map<String, String> limits = EnvFile.read(envDir.resolve("containers.env"));
     adminUsername = EnvFile.require(authEnv, "AUTH_ADMIN_USERNAME");
     authDeadline = Duration.ofMillis(Long.parseLong(EnvFile.require(personEnv, "AUTH_DEADLINE_MS")));
     this.dbDir = dbDir;
@@ -58,6 +59,7 @@ final class Topology implements AutoCloseable {
             .withNetworkAliases(AUTH_ALIAS)
             .withExposedPorts(AUTH_PORT)
             .withEnv(authEnv)
+            .withCreateContainerCmdModifier(memory(EnvFile.require(limits, "AUTH_NODE_MEMORY")))
             .withEnv("AUTH_ADMIN_PASSWORD", adminPassword)
             .waitingFor(Wait.forLogMessage(AUTH_READY, 1).withStartupTimeout(Duration.ofSeconds(60)));
     person =
@@ -66,11 +68,18 @@ final class Topology implements AutoCloseable {
             .withNetwork(network)
             .withExposedPorts(PERSON_PORT)
             .withEnv(personEnv)
+            .withCreateContainerCmdModifier(memory(EnvFile.require(limits, "PERSON_SPRING_MEMORY")))
             .withEnv("DB_URL", "jdbc:h2:file:/data/person")
             .withFileSystemBind(dbDir.toString(), "/data", BindMode.READ_WRITE)
             .waitingFor(
                 Wait.forLogMessage(".*Started PersonSpringApplication.*", 1)
                     .withStartupTimeout(Duration.ofSeconds(120)));
+  }
+
+  /** The container's memory limit, in docker's notation (512m, 1g): containers.env. */
+  private static java.util.function.Consumer<com.github.dockerjava.api.command.CreateContainerCmd> memory(String limit) {
+    long bytes = DataSizes.bytes(limit);
+    return cmd -> cmd.getHostConfig().withMemory(bytes);
   }
 
   private static DockerImageName image(Config config, String server) {

@@ -10,10 +10,19 @@ import static io.grpc.MethodDescriptor.generateFullMethodName;
  *   - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
  *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
  *     status details carry a buf.validate.Violations message with the field
- *     paths and rule ids.
+ *     paths and rule ids. Also, without details, for a message that cannot be
+ *     decoded and for a unary call with no or several request messages.
+ *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+ *     declared size limit (the limit applies after decompression), or the
+ *     server is at its limit of concurrent RegisterPeople streams.
  *   - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
  *   - DEADLINE_EXCEEDED: the call's deadline passed first.
- *   - INTERNAL: an unexpected failure; no internals are disclosed.
+ *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+ *     does not support.
+ *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+ *     client's that a server's transport answers itself (a frame cut short,
+ *     reserved flag bits), as the gRPC specification asks. No internals are
+ *     disclosed.
  * </pre>
  */
 @io.grpc.stub.annotations.GrpcGenerated
@@ -246,10 +255,19 @@ public final class PersonServiceGrpc {
    *   - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a unary call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression), or the
+   *     server is at its limit of concurrent RegisterPeople streams.
    *   - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public interface AsyncService {
@@ -274,6 +292,12 @@ public final class PersonServiceGrpc {
      * transaction: if any person is invalid, or the client cancels or fails
      * mid-stream, no person of the stream is stored. Returns INVALID_ARGUMENT
      * naming the first invalid person by its position, or CANCELLED.
+     * A client that saw an error cannot know whether the stream was stored
+     * just before it (a commit and a cancel can cross). A stream that carries
+     * a request_id is idempotent on it: repeating the stream with the same
+     * request_id and the same people stores them once and returns the first
+     * stream's response again; ALREADY_EXISTS when the request_id was already
+     * used for other people.
      * </pre>
      */
     default io.grpc.stub.StreamObserver<com.acme.person.v1.RegisterPeopleRequest> registerPeople(
@@ -308,7 +332,9 @@ public final class PersonServiceGrpc {
      * SyncPeople answers each incoming person, in order and as soon as it is
      * handled, with its stored id or with its own error. A bad item does not
      * end the stream; only a failure of the stream itself (UNAUTHENTICATED,
-     * UNAVAILABLE, CANCELLED) does. Items are idempotent on request_id.
+     * UNAVAILABLE, CANCELLED, or INVALID_ARGUMENT for a message that cannot be
+     * decoded, which has no request_id to answer) does. Items are idempotent on
+     * request_id.
      * </pre>
      */
     default io.grpc.stub.StreamObserver<com.acme.person.v1.SyncPeopleRequest> syncPeople(
@@ -326,10 +352,19 @@ public final class PersonServiceGrpc {
    *   - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a unary call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression), or the
+   *     server is at its limit of concurrent RegisterPeople streams.
    *   - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public static abstract class PersonServiceImplBase
@@ -349,10 +384,19 @@ public final class PersonServiceGrpc {
    *   - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a unary call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression), or the
+   *     server is at its limit of concurrent RegisterPeople streams.
    *   - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public static final class PersonServiceStub
@@ -389,6 +433,12 @@ public final class PersonServiceGrpc {
      * transaction: if any person is invalid, or the client cancels or fails
      * mid-stream, no person of the stream is stored. Returns INVALID_ARGUMENT
      * naming the first invalid person by its position, or CANCELLED.
+     * A client that saw an error cannot know whether the stream was stored
+     * just before it (a commit and a cancel can cross). A stream that carries
+     * a request_id is idempotent on it: repeating the stream with the same
+     * request_id and the same people stores them once and returns the first
+     * stream's response again; ALREADY_EXISTS when the request_id was already
+     * used for other people.
      * </pre>
      */
     public io.grpc.stub.StreamObserver<com.acme.person.v1.RegisterPeopleRequest> registerPeople(
@@ -426,7 +476,9 @@ public final class PersonServiceGrpc {
      * SyncPeople answers each incoming person, in order and as soon as it is
      * handled, with its stored id or with its own error. A bad item does not
      * end the stream; only a failure of the stream itself (UNAUTHENTICATED,
-     * UNAVAILABLE, CANCELLED) does. Items are idempotent on request_id.
+     * UNAVAILABLE, CANCELLED, or INVALID_ARGUMENT for a message that cannot be
+     * decoded, which has no request_id to answer) does. Items are idempotent on
+     * request_id.
      * </pre>
      */
     public io.grpc.stub.StreamObserver<com.acme.person.v1.SyncPeopleRequest> syncPeople(
@@ -445,10 +497,19 @@ public final class PersonServiceGrpc {
    *   - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a unary call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression), or the
+   *     server is at its limit of concurrent RegisterPeople streams.
    *   - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public static final class PersonServiceBlockingV2Stub
@@ -484,6 +545,12 @@ public final class PersonServiceGrpc {
      * transaction: if any person is invalid, or the client cancels or fails
      * mid-stream, no person of the stream is stored. Returns INVALID_ARGUMENT
      * naming the first invalid person by its position, or CANCELLED.
+     * A client that saw an error cannot know whether the stream was stored
+     * just before it (a commit and a cancel can cross). A stream that carries
+     * a request_id is idempotent on it: repeating the stream with the same
+     * request_id and the same people stores them once and returns the first
+     * stream's response again; ALREADY_EXISTS when the request_id was already
+     * used for other people.
      * </pre>
      */
     @io.grpc.ExperimentalApi("https://github.com/grpc/grpc-java/issues/10918")
@@ -522,7 +589,9 @@ public final class PersonServiceGrpc {
      * SyncPeople answers each incoming person, in order and as soon as it is
      * handled, with its stored id or with its own error. A bad item does not
      * end the stream; only a failure of the stream itself (UNAUTHENTICATED,
-     * UNAVAILABLE, CANCELLED) does. Items are idempotent on request_id.
+     * UNAVAILABLE, CANCELLED, or INVALID_ARGUMENT for a message that cannot be
+     * decoded, which has no request_id to answer) does. Items are idempotent on
+     * request_id.
      * </pre>
      */
     @io.grpc.ExperimentalApi("https://github.com/grpc/grpc-java/issues/10918")
@@ -542,10 +611,19 @@ public final class PersonServiceGrpc {
    *   - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a unary call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression), or the
+   *     server is at its limit of concurrent RegisterPeople streams.
    *   - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public static final class PersonServiceBlockingStub
@@ -608,10 +686,19 @@ public final class PersonServiceGrpc {
    *   - UNAUTHENTICATED: the token is missing, malformed, expired or revoked.
    *   - INVALID_ARGUMENT: a request message breaks its buf.validate rules; the
    *     status details carry a buf.validate.Violations message with the field
-   *     paths and rule ids.
+   *     paths and rule ids. Also, without details, for a message that cannot be
+   *     decoded and for a unary call with no or several request messages.
+   *   - RESOURCE_EXHAUSTED: a message or the metadata is over the server's
+   *     declared size limit (the limit applies after decompression), or the
+   *     server is at its limit of concurrent RegisterPeople streams.
    *   - UNAVAILABLE: the auth service (or the database) cannot be reached; retry.
    *   - DEADLINE_EXCEEDED: the call's deadline passed first.
-   *   - INTERNAL: an unexpected failure; no internals are disclosed.
+   *   - UNIMPLEMENTED: the request is compressed with an encoding the server
+   *     does not support.
+   *   - INTERNAL: an unexpected failure, or a gRPC framing error of the
+   *     client's that a server's transport answers itself (a frame cut short,
+   *     reserved flag bits), as the gRPC specification asks. No internals are
+   *     disclosed.
    * </pre>
    */
   public static final class PersonServiceFutureStub

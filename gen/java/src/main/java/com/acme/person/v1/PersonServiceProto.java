@@ -101,57 +101,59 @@ public final class PersonServiceProto extends com.google.protobuf.GeneratedFile 
       "y the server and must be unset\0324this.per" +
       "son.id == \'\' && !has(this.person.created" +
       "_at)\"H\n\026RegisterPersonResponse\022.\n\006person" +
-      "\030\001 \001(\0132\026.acme.person.v1.PersonR\006person\"\371" +
-      "\001\n\025RegisterPeopleRequest\0226\n\006person\030\001 \001(\013" +
+      "\030\001 \001(\0132\026.acme.person.v1.PersonR\006person\"\245" +
+      "\002\n\025RegisterPeopleRequest\0226\n\006person\030\001 \001(\013" +
       "2\026.acme.person.v1.PersonB\006\272H\003\310\001\001R\006person" +
-      ":\247\001\272H\243\001\032\240\001\n\032person.server_fields_unset\022L" +
-      "person.id and person.created_at are assi" +
-      "gned by the server and must be unset\0324th" +
-      "is.person.id == \'\' && !has(this.person.c" +
-      "reated_at)\"a\n\026RegisterPeopleResponse\022\024\n\005" +
-      "count\030\001 \001(\003R\005count\022\020\n\003ids\030\002 \003(\tR\003ids\022\037\n\013" +
-      "ids_omitted\030\003 \001(\010R\nidsOmitted\",\n\020GetPers" +
-      "onRequest\022\030\n\002id\030\001 \001(\tB\010\272H\005r\003\260\001\001R\002id\"C\n\021G" +
-      "etPersonResponse\022.\n\006person\030\001 \001(\0132\026.acme." +
-      "person.v1.PersonR\006person\"\202\003\n\021ListPeopleR" +
-      "equest\022-\n\rname_contains\030\001 \001(\tB\010\272H\005r\003\030\310\001R" +
-      "\014nameContains\022(\n\007min_age\030\002 \001(\005B\n\272H\007\032\005\030\226\001" +
-      "(\000H\000R\006minAge\210\001\001\022(\n\007max_age\030\003 \001(\005B\n\272H\007\032\005\030" +
-      "\226\001(\000H\001R\006maxAge\210\001\001\022\037\n\004page\030\004 \001(\005B\013\272H\010\032\006\030\300" +
-      "\204=(\000R\004page\022 \n\005limit\030\005 \001(\005B\n\272H\007\032\005\030\220N(\000R\005l" +
-      "imit:\216\001\272H\212\001\032\207\001\n\021age_range.ordered\022(min_a" +
-      "ge must not be greater than max_age\032H!ha" +
-      "s(this.min_age) || !has(this.max_age) ||" +
-      " this.min_age <= this.max_ageB\n\n\010_min_ag" +
-      "eB\n\n\010_max_age\"D\n\022ListPeopleResponse\022.\n\006p" +
-      "erson\030\001 \001(\0132\026.acme.person.v1.PersonR\006per" +
-      "son\"\236\002\n\021SyncPeopleRequest\022\'\n\nrequest_id\030" +
-      "\001 \001(\tB\010\272H\005r\003\260\001\001R\trequestId\0226\n\006person\030\002 \001" +
-      "(\0132\026.acme.person.v1.PersonB\006\272H\003\310\001\001R\006pers" +
-      "on:\247\001\272H\243\001\032\240\001\n\032person.server_fields_unset" +
-      "\022Lperson.id and person.created_at are as" +
-      "signed by the server and must be unset\0324" +
-      "this.person.id == \'\' && !has(this.person" +
-      ".created_at)\"\210\001\n\022SyncPeopleResponse\022\035\n\nr" +
-      "equest_id\030\001 \001(\tR\trequestId\022\020\n\002id\030\002 \001(\tH\000" +
-      "R\002id\0227\n\005error\030\003 \001(\0132\037.acme.person.v1.Syn" +
-      "cPeopleErrorH\000R\005errorB\010\n\006result\"x\n\017SyncP" +
-      "eopleError\022\022\n\004code\030\001 \001(\005R\004code\022\030\n\007messag" +
-      "e\030\002 \001(\tR\007message\0227\n\nviolations\030\003 \003(\0132\027.b" +
-      "uf.validate.ViolationR\nviolations2\325\003\n\rPe" +
-      "rsonService\022_\n\016RegisterPerson\022%.acme.per" +
-      "son.v1.RegisterPersonRequest\032&.acme.pers" +
-      "on.v1.RegisterPersonResponse\022a\n\016Register" +
-      "People\022%.acme.person.v1.RegisterPeopleRe" +
-      "quest\032&.acme.person.v1.RegisterPeopleRes" +
-      "ponse(\001\022P\n\tGetPerson\022 .acme.person.v1.Ge" +
-      "tPersonRequest\032!.acme.person.v1.GetPerso" +
-      "nResponse\022U\n\nListPeople\022!.acme.person.v1" +
-      ".ListPeopleRequest\032\".acme.person.v1.List" +
-      "PeopleResponse0\001\022W\n\nSyncPeople\022!.acme.pe" +
-      "rson.v1.SyncPeopleRequest\032\".acme.person." +
-      "v1.SyncPeopleResponse(\0010\001B*\n\022com.acme.pe" +
-      "rson.v1B\022PersonServiceProtoP\001b\006proto3"
+      "\022*\n\nrequest_id\030\002 \001(\tB\013\272H\010r\003\260\001\001\330\001\001R\treque" +
+      "stId:\247\001\272H\243\001\032\240\001\n\032person.server_fields_uns" +
+      "et\022Lperson.id and person.created_at are " +
+      "assigned by the server and must be unset" +
+      "\0324this.person.id == \'\' && !has(this.pers" +
+      "on.created_at)\"a\n\026RegisterPeopleResponse" +
+      "\022\024\n\005count\030\001 \001(\003R\005count\022\020\n\003ids\030\002 \003(\tR\003ids" +
+      "\022\037\n\013ids_omitted\030\003 \001(\010R\nidsOmitted\",\n\020Get" +
+      "PersonRequest\022\030\n\002id\030\001 \001(\tB\010\272H\005r\003\260\001\001R\002id\"" +
+      "C\n\021GetPersonResponse\022.\n\006person\030\001 \001(\0132\026.a" +
+      "cme.person.v1.PersonR\006person\"\202\003\n\021ListPeo" +
+      "pleRequest\022-\n\rname_contains\030\001 \001(\tB\010\272H\005r\003" +
+      "\030\310\001R\014nameContains\022(\n\007min_age\030\002 \001(\005B\n\272H\007\032" +
+      "\005\030\226\001(\000H\000R\006minAge\210\001\001\022(\n\007max_age\030\003 \001(\005B\n\272H" +
+      "\007\032\005\030\226\001(\000H\001R\006maxAge\210\001\001\022\037\n\004page\030\004 \001(\005B\013\272H\010" +
+      "\032\006\030\300\204=(\000R\004page\022 \n\005limit\030\005 \001(\005B\n\272H\007\032\005\030\220N(" +
+      "\000R\005limit:\216\001\272H\212\001\032\207\001\n\021age_range.ordered\022(m" +
+      "in_age must not be greater than max_age\032" +
+      "H!has(this.min_age) || !has(this.max_age" +
+      ") || this.min_age <= this.max_ageB\n\n\010_mi" +
+      "n_ageB\n\n\010_max_age\"D\n\022ListPeopleResponse\022" +
+      ".\n\006person\030\001 \001(\0132\026.acme.person.v1.PersonR" +
+      "\006person\"\236\002\n\021SyncPeopleRequest\022\'\n\nrequest" +
+      "_id\030\001 \001(\tB\010\272H\005r\003\260\001\001R\trequestId\0226\n\006person" +
+      "\030\002 \001(\0132\026.acme.person.v1.PersonB\006\272H\003\310\001\001R\006" +
+      "person:\247\001\272H\243\001\032\240\001\n\032person.server_fields_u" +
+      "nset\022Lperson.id and person.created_at ar" +
+      "e assigned by the server and must be uns" +
+      "et\0324this.person.id == \'\' && !has(this.pe" +
+      "rson.created_at)\"\210\001\n\022SyncPeopleResponse\022" +
+      "\035\n\nrequest_id\030\001 \001(\tR\trequestId\022\020\n\002id\030\002 \001" +
+      "(\tH\000R\002id\0227\n\005error\030\003 \001(\0132\037.acme.person.v1" +
+      ".SyncPeopleErrorH\000R\005errorB\010\n\006result\"x\n\017S" +
+      "yncPeopleError\022\022\n\004code\030\001 \001(\005R\004code\022\030\n\007me" +
+      "ssage\030\002 \001(\tR\007message\0227\n\nviolations\030\003 \003(\013" +
+      "2\027.buf.validate.ViolationR\nviolations2\325\003" +
+      "\n\rPersonService\022_\n\016RegisterPerson\022%.acme" +
+      ".person.v1.RegisterPersonRequest\032&.acme." +
+      "person.v1.RegisterPersonResponse\022a\n\016Regi" +
+      "sterPeople\022%.acme.person.v1.RegisterPeop" +
+      "leRequest\032&.acme.person.v1.RegisterPeopl" +
+      "eResponse(\001\022P\n\tGetPerson\022 .acme.person.v" +
+      "1.GetPersonRequest\032!.acme.person.v1.GetP" +
+      "ersonResponse\022U\n\nListPeople\022!.acme.perso" +
+      "n.v1.ListPeopleRequest\032\".acme.person.v1." +
+      "ListPeopleResponse0\001\022W\n\nSyncPeople\022!.acm" +
+      "e.person.v1.SyncPeopleRequest\032\".acme.per" +
+      "son.v1.SyncPeopleResponse(\0010\001B*\n\022com.acm" +
+      "e.person.v1B\022PersonServiceProtoP\001b\006proto" +
+      "3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -176,7 +178,7 @@ public final class PersonServiceProto extends com.google.protobuf.GeneratedFile 
     internal_static_acme_person_v1_RegisterPeopleRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_acme_person_v1_RegisterPeopleRequest_descriptor,
-        new java.lang.String[] { "Person", });
+        new java.lang.String[] { "Person", "RequestId", });
     internal_static_acme_person_v1_RegisterPeopleResponse_descriptor =
       getDescriptor().getMessageType(3);
     internal_static_acme_person_v1_RegisterPeopleResponse_fieldAccessorTable = new

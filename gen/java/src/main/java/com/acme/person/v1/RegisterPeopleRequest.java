@@ -32,6 +32,7 @@ private static final long serialVersionUID = 0L;
     super(builder);
   }
   private RegisterPeopleRequest() {
+    requestId_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -91,6 +92,59 @@ private static final long serialVersionUID = 0L;
     return person_ == null ? com.acme.person.v1.Person.getDefaultInstance() : person_;
   }
 
+  public static final int REQUEST_ID_FIELD_NUMBER = 2;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object requestId_ = "";
+  /**
+   * <pre>
+   * request_id is a client-chosen UUID that identifies the whole stream, so
+   * that repeating the stream after an error is safe (see RegisterPeople). It
+   * is set on the first message; later messages leave it empty or repeat it.
+   * A stream without one is stored again each time it is sent.
+   * </pre>
+   *
+   * <code>string request_id = 2 [json_name = "requestId", (.buf.validate.field) = { ... }</code>
+   * @return The requestId.
+   */
+  @java.lang.Override
+  public java.lang.String getRequestId() {
+    java.lang.Object ref = requestId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      requestId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * request_id is a client-chosen UUID that identifies the whole stream, so
+   * that repeating the stream after an error is safe (see RegisterPeople). It
+   * is set on the first message; later messages leave it empty or repeat it.
+   * A stream without one is stored again each time it is sent.
+   * </pre>
+   *
+   * <code>string request_id = 2 [json_name = "requestId", (.buf.validate.field) = { ... }</code>
+   * @return The bytes for requestId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getRequestIdBytes() {
+    java.lang.Object ref = requestId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      requestId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -108,6 +162,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000001) != 0)) {
       output.writeMessage(1, getPerson());
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(requestId_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 2, requestId_);
+    }
     getUnknownFields().writeTo(output);
   }
   private int computeSerializedSize_0() {
@@ -115,6 +172,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000001) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(1, getPerson());
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(requestId_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(2, requestId_);
     }
     return size;
   }
@@ -145,6 +205,8 @@ private static final long serialVersionUID = 0L;
       if (!getPerson()
           .equals(other.getPerson())) return false;
     }
+    if (!getRequestId()
+        .equals(other.getRequestId())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -160,6 +222,8 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + PERSON_FIELD_NUMBER;
       hash = (53 * hash) + getPerson().hashCode();
     }
+    hash = (37 * hash) + REQUEST_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getRequestId().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -306,6 +370,7 @@ private static final long serialVersionUID = 0L;
         personBuilder_.dispose();
         personBuilder_ = null;
       }
+      requestId_ = "";
       return this;
     }
 
@@ -346,6 +411,9 @@ private static final long serialVersionUID = 0L;
             : personBuilder_.build();
         to_bitField0_ |= 0x00000001;
       }
+      if (((from_bitField0_ & 0x00000002) != 0)) {
+        result.requestId_ = requestId_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -363,6 +431,11 @@ private static final long serialVersionUID = 0L;
       if (other == com.acme.person.v1.RegisterPeopleRequest.getDefaultInstance()) return this;
       if (other.hasPerson()) {
         mergePerson(other.getPerson());
+      }
+      if (!other.getRequestId().isEmpty()) {
+        requestId_ = other.requestId_;
+        bitField0_ |= 0x00000002;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -395,6 +468,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000001;
               break;
             } // case 10
+            case 18: {
+              requestId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000002;
+              break;
+            } // case 18
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -565,6 +643,113 @@ private static final long serialVersionUID = 0L;
         person_ = null;
       }
       return personBuilder_;
+    }
+
+    private java.lang.Object requestId_ = "";
+    /**
+     * <pre>
+     * request_id is a client-chosen UUID that identifies the whole stream, so
+     * that repeating the stream after an error is safe (see RegisterPeople). It
+     * is set on the first message; later messages leave it empty or repeat it.
+     * A stream without one is stored again each time it is sent.
+     * </pre>
+     *
+     * <code>string request_id = 2 [json_name = "requestId", (.buf.validate.field) = { ... }</code>
+     * @return The requestId.
+     */
+    public java.lang.String getRequestId() {
+      java.lang.Object ref = requestId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        requestId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * request_id is a client-chosen UUID that identifies the whole stream, so
+     * that repeating the stream after an error is safe (see RegisterPeople). It
+     * is set on the first message; later messages leave it empty or repeat it.
+     * A stream without one is stored again each time it is sent.
+     * </pre>
+     *
+     * <code>string request_id = 2 [json_name = "requestId", (.buf.validate.field) = { ... }</code>
+     * @return The bytes for requestId.
+     */
+    public com.google.protobuf.ByteString
+        getRequestIdBytes() {
+      java.lang.Object ref = requestId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        requestId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * request_id is a client-chosen UUID that identifies the whole stream, so
+     * that repeating the stream after an error is safe (see RegisterPeople). It
+     * is set on the first message; later messages leave it empty or repeat it.
+     * A stream without one is stored again each time it is sent.
+     * </pre>
+     *
+     * <code>string request_id = 2 [json_name = "requestId", (.buf.validate.field) = { ... }</code>
+     * @param value The requestId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRequestId(
+        java.lang.String value) {
+      java.util.Objects.requireNonNull(value);
+      requestId_ = value;
+      bitField0_ |= 0x00000002;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * request_id is a client-chosen UUID that identifies the whole stream, so
+     * that repeating the stream after an error is safe (see RegisterPeople). It
+     * is set on the first message; later messages leave it empty or repeat it.
+     * A stream without one is stored again each time it is sent.
+     * </pre>
+     *
+     * <code>string request_id = 2 [json_name = "requestId", (.buf.validate.field) = { ... }</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRequestId() {
+      requestId_ = getDefaultInstance().getRequestId();
+      bitField0_ = (bitField0_ & ~0x00000002);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * request_id is a client-chosen UUID that identifies the whole stream, so
+     * that repeating the stream after an error is safe (see RegisterPeople). It
+     * is set on the first message; later messages leave it empty or repeat it.
+     * A stream without one is stored again each time it is sent.
+     * </pre>
+     *
+     * <code>string request_id = 2 [json_name = "requestId", (.buf.validate.field) = { ... }</code>
+     * @param value The bytes for requestId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRequestIdBytes(
+        com.google.protobuf.ByteString value) {
+      java.util.Objects.requireNonNull(value);
+      checkByteStringIsUtf8(value);
+      requestId_ = value;
+      bitField0_ |= 0x00000002;
+      onChanged();
+      return this;
     }
 
     // @@protoc_insertion_point(builder_scope:acme.person.v1.RegisterPeopleRequest)

@@ -36,4 +36,30 @@ public interface RegisterPeopleRequestOrBuilder extends
    * <code>.acme.person.v1.Person person = 1 [json_name = "person", (.buf.validate.field) = { ... }</code>
    */
   com.acme.person.v1.PersonOrBuilder getPersonOrBuilder();
+
+  /**
+   * <pre>
+   * request_id is a client-chosen UUID that identifies the whole stream, so
+   * that repeating the stream after an error is safe (see RegisterPeople). It
+   * is set on the first message; later messages leave it empty or repeat it.
+   * A stream without one is stored again each time it is sent.
+   * </pre>
+   *
+   * <code>string request_id = 2 [json_name = "requestId", (.buf.validate.field) = { ... }</code>
+   * @return The requestId.
+   */
+  java.lang.String getRequestId();
+  /**
+   * <pre>
+   * request_id is a client-chosen UUID that identifies the whole stream, so
+   * that repeating the stream after an error is safe (see RegisterPeople). It
+   * is set on the first message; later messages leave it empty or repeat it.
+   * A stream without one is stored again each time it is sent.
+   * </pre>
+   *
+   * <code>string request_id = 2 [json_name = "requestId", (.buf.validate.field) = { ... }</code>
+   * @return The bytes for requestId.
+   */
+  com.google.protobuf.ByteString
+      getRequestIdBytes();
 }

@@ -11,16 +11,18 @@ public record PersonProperties(
     @DefaultValue Auth auth,
     @DefaultValue RegisterPeople registerPeople,
     @DefaultValue ListPeople listPeople,
-    @DefaultValue Grpc grpc) {
+    @DefaultValue Grpc grpc,
+    @DefaultValue Limits limits) {
 
   /**
    * The auth service: where it is, how long a ValidateToken call may take, and the validation
-   * cache (entries also expire with their token).
+   * cache. cacheTtl is also the revocation bound: a token whose user was disabled is refused
+   * at most this long after (entries also expire with their token).
    */
   public record Auth(
       @DefaultValue("localhost:50051") String address,
       @DefaultValue("2s") Duration deadline,
-      @DefaultValue("60s") Duration cacheTtl,
+      @DefaultValue("5s") Duration cacheTtl,
       @DefaultValue("10000") long cacheMaxSize) {}
 
   /**
@@ -32,6 +34,18 @@ public record PersonProperties(
 
   /** ListPeople: people read from the database per query while streaming. */
   public record ListPeople(@DefaultValue("64") int chunkSize) {}
+
+  /**
+   * What the service reads from a caller, at most; anything larger is refused before it is
+   * buffered. Each is defined once, in application.yaml's person.limits, which also hands it to
+   * gRPC and Tomcat.
+   *
+   * @param messageSize one gRPC message, after decompression (RESOURCE_EXHAUSTED)
+   * @param headerListSize gRPC metadata or HTTP headers of one request: room for the longest
+   *     token the contract allows (8,192 characters) and the rest
+   * @param restBodySize one REST request body (413)
+   */
+  public record Limits(DataSize messageSize, DataSize headerListSize, DataSize restBodySize) {}
 
   /** The HTTP/2 flow-control window the gRPC server starts each stream with. */
   public record Grpc(@DefaultValue("1MB") DataSize flowControlWindow) {}

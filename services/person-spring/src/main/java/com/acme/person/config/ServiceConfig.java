@@ -2,7 +2,9 @@ package com.acme.person.config;
 
 import com.acme.person.mapping.MapStructPersonMapperImpl;
 import com.acme.person.mapping.PersonMapper;
+import io.grpc.BindableService;
 import io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.ProtoReflectionService;
 import java.time.Clock;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -46,6 +48,16 @@ public class ServiceConfig {
           t.setDaemon(true);
           return t;
         });
+  }
+
+  /**
+   * Server reflection v1alpha beside the v1 that Spring gRPC registers: ghz and older grpcurl
+   * builds only speak v1alpha.
+   */
+  @Bean
+  @SuppressWarnings("deprecation") // v1alpha is deprecated upstream, but still what those tools ask for
+  BindableService reflectionV1alpha() {
+    return ProtoReflectionService.newInstance();
   }
 
   /**

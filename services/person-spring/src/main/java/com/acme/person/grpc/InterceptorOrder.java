@@ -4,6 +4,8 @@ package com.acme.person.grpc;
 final class InterceptorOrder {
   private InterceptorOrder() {}
 
+  /** Decodes request messages: it must see the bytes before anything else reads a message. */
+  static final int DECODING = 50;
   static final int AUTH = 100;
   static final int VALIDATION = 200;
 }

@@ -19,6 +19,8 @@ import com.acme.person.v1.RegisterPersonResponse;
 import com.acme.person.v1.SyncPeopleRequest;
 import com.acme.person.v1.SyncPeopleResponse;
 import com.acme.person.validation.RequestValidator;
+import io.grpc.BindableService;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.Executor;
@@ -31,7 +33,7 @@ import org.springframework.stereotype.Service;
  * ErrorMapper. The streaming shapes each have their own class.
  */
 @Service
-public class PersonGrpcService extends PersonServiceGrpc.PersonServiceImplBase {
+public class PersonGrpcService implements PersonServiceGrpc.AsyncService, BindableService {
 
   private final PersonRegistry registry;
   private final PersonRepository repository;
@@ -56,6 +58,16 @@ public class PersonGrpcService extends PersonServiceGrpc.PersonServiceImplBase {
     this.errors = errors;
     this.streamWorkers = streamWorkers;
     this.properties = properties;
+  }
+
+  /**
+   * The generated service, with its requests decoded by DecodingInterceptor inside the
+   * interceptor chain (see UndecodedRequests). This is why the class implements AsyncService
+   * rather than extending PersonServiceImplBase, whose bindService() is final.
+   */
+  @Override
+  public ServerServiceDefinition bindService() {
+    return UndecodedRequests.of(PersonServiceGrpc.bindService(this));
   }
 
   @Override

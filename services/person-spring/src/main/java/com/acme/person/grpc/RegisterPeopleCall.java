@@ -9,6 +9,12 @@ import com.acme.person.service.RegisteredPeople;
 import com.acme.person.service.StreamAbortedException;
 import com.acme.person.v1.RegisterPeopleRequest;
 import com.acme.person.v1.RegisterPeopleResponse;
+import com.acme.person.validation.InvalidRequestException;
+import build.buf.validate.FieldPath;
+import build.buf.validate.FieldPathElement;
+import build.buf.validate.Violation;
+import build.buf.validate.Violations;
+import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -37,6 +43,8 @@ final class RegisterPeopleCall implements StreamObserver<RegisterPeopleRequest>,
   private final BlockingQueue<PersonDto> queue;
   private final int refill;
   private int takenSinceRequest;
+  private long received;
+  private volatile String requestId;
   private volatile boolean aborted;
 
   private RegisterPeopleCall(
@@ -67,6 +75,10 @@ final class RegisterPeopleCall implements StreamObserver<RegisterPeopleRequest>,
     response.disableAutoRequest();
     // Also after half-close, when onError is no longer called: the commit must not happen.
     response.setOnCancelHandler(call::abort);
+    // The call can also end without a cancel and without this stream's half-close — the
+    // transport closed it. Then nothing may be committed, and the worker must not wait on.
+    // (After a commit the worker has already returned, so this changes nothing.)
+    response.setOnCloseHandler(call::abort);
     workers.execute(call::work);
     response.request(window);
     return call;
@@ -77,6 +89,15 @@ final class RegisterPeopleCall implements StreamObserver<RegisterPeopleRequest>,
     if (aborted) {
       return;
     }
+    String id = request.getRequestId();
+    if (received == 0) {
+      requestId = id.isEmpty() ? null : id;
+    } else if (!id.isEmpty() && !id.equals(requestId)) {
+      abort();
+      response.onError(errors.toGrpc(otherRequestId(received, id)));
+      return;
+    }
+    received++;
     if (!queue.offer(mapper.fromProto(request.getPerson()))) {
       // Flow control makes this impossible; if it happens anyway, fail rather than buffer.
       abort();
@@ -110,10 +131,31 @@ final class RegisterPeopleCall implements StreamObserver<RegisterPeopleRequest>,
   }
 
   @Override
+  public String requestId() {
+    return requestId;
+  }
+
+  @Override
   public void checkNotAborted() {
     if (aborted) {
       throw new StreamAbortedException("RegisterPeople stream cancelled");
     }
+  }
+
+  /** A later message naming another stream than the first one did. */
+  private InvalidRequestException otherRequestId(long position, String id) {
+    String message = StreamPositions.message(position) + " has request_id " + id
+        + ", but the stream's is " + (requestId == null ? "none" : requestId)
+        + " (set it on the first message; later ones leave it empty or repeat it)";
+    Violation violation = Violation.newBuilder()
+        .setField(FieldPath.newBuilder().addElements(FieldPathElement.newBuilder()
+            .setFieldName("request_id")
+            .setFieldNumber(RegisterPeopleRequest.REQUEST_ID_FIELD_NUMBER)
+            .setFieldType(FieldDescriptorProto.Type.TYPE_STRING)))
+        .setRuleId("request_id.same_for_the_stream")
+        .setMessage("must be empty or the request_id of the stream's first message")
+        .build();
+    return new InvalidRequestException(message, Violations.newBuilder().addViolations(violation).build());
   }
 
   private void abort() {

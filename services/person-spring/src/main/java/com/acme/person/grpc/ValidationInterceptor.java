@@ -1,18 +1,16 @@
 package com.acme.person.grpc;
 
+import build.buf.validate.Violations;
 import com.acme.person.error.ErrorMapper;
 import com.acme.person.v1.PersonServiceGrpc;
 import com.acme.person.validation.InvalidRequestException;
 import com.acme.person.validation.RequestValidator;
-import build.buf.validate.Violations;
 import com.google.protobuf.Message;
-import io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor.MethodType;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
-import io.grpc.StatusRuntimeException;
 import org.springframework.core.annotation.Order;
 import org.springframework.grpc.server.GlobalServerInterceptor;
 import org.springframework.stereotype.Component;
@@ -28,6 +26,8 @@ import org.springframework.stereotype.Component;
 @Order(InterceptorOrder.VALIDATION)
 public class ValidationInterceptor implements ServerInterceptor {
 
+  private static final String SYNC_PEOPLE = PersonServiceGrpc.getSyncPeopleMethod().getFullMethodName();
+
   private final RequestValidator validator;
   private final ErrorMapper errors;
 
@@ -40,20 +40,20 @@ public class ValidationInterceptor implements ServerInterceptor {
   public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
       ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
     var method = call.getMethodDescriptor();
+    // By name: the descriptor served is UndecodedRequests' copy, not the generated one.
     if (!PersonServiceGrpc.SERVICE_NAME.equals(method.getServiceName())
-        || method.equals(PersonServiceGrpc.getSyncPeopleMethod())) {
+        || method.getFullMethodName().equals(SYNC_PEOPLE)) {
       return next.startCall(call, headers);
     }
     ClosingOnceServerCall<ReqT, RespT> guarded = new ClosingOnceServerCall<>(call);
     boolean clientStreams = method.getType() == MethodType.CLIENT_STREAMING
         || method.getType() == MethodType.BIDI_STREAMING;
-    return new SimpleForwardingServerCallListener<>(next.startCall(guarded, headers)) {
+    return new RefusingListener<>(next.startCall(guarded, headers), guarded) {
       private long position;
-      private boolean rejected;
 
       @Override
       public void onMessage(ReqT message) {
-        if (rejected) {
+        if (isOver()) {
           return;
         }
         Violations violations = validator.violations((Message) message);
@@ -62,29 +62,9 @@ public class ValidationInterceptor implements ServerInterceptor {
           super.onMessage(message);
           return;
         }
-        rejected = true;
-        String where = clientStreams
-            ? "message " + position + " of the stream (counting from 0) is invalid"
-            : "";
-        StatusRuntimeException status = errors.toGrpc(new InvalidRequestException(
-            RequestValidator.describe(where, (Message) message, violations), violations));
-        guarded.close(status.getStatus(), status.getTrailers());
-        // To the handler the call is over: a stream's worker rolls back and stops.
-        super.onCancel();
-      }
-
-      @Override
-      public void onHalfClose() {
-        if (!rejected) {
-          super.onHalfClose();
-        }
-      }
-
-      @Override
-      public void onCancel() {
-        if (!rejected) {
-          super.onCancel();
-        }
+        String where = clientStreams ? StreamPositions.message(position) + " is invalid" : "";
+        refuse(errors.toGrpc(new InvalidRequestException(
+            RequestValidator.describe(where, (Message) message, violations), violations)));
       }
     };
   }

@@ -12,6 +12,12 @@ public interface PersonSource {
    */
   PersonDto next() throws InterruptedException;
 
+  /**
+   * The stream's request_id, taken from its first message; null when it has none. Known once
+   * next() has returned for the first time.
+   */
+  String requestId();
+
   /** Throws StreamAbortedException if the stream was cancelled; called right before commit. */
   void checkNotAborted();
 }

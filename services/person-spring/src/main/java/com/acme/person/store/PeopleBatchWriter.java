@@ -1,13 +1,8 @@
 package com.acme.person.store;
 
 import com.acme.person.domain.PersonDto;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
-import java.util.function.Consumer;
 
 /**
  * Turns a stream of people into batches: each person gets its id and created_at, and every
@@ -17,32 +12,39 @@ import java.util.function.Consumer;
  */
 public final class PeopleBatchWriter {
 
+  /** Where full batches go, with the position in the stream of each batch's first person. */
+  @FunctionalInterface
+  public interface Sink {
+    void write(List<PersonDto> batch, long firstPosition);
+  }
+
   private final int batchSize;
   private final int maxIds;
-  private final Consumer<List<PersonDto>> sink;
-  private final Clock clock;
+  private final Sink sink;
+  private final IdentityAssigner identity;
   private List<PersonDto> batch;
   private List<String> ids = new ArrayList<>();
   private long count;
+  private long written;
 
-  public PeopleBatchWriter(int batchSize, int maxIds, Consumer<List<PersonDto>> sink, Clock clock) {
+  public PeopleBatchWriter(int batchSize, int maxIds, Sink sink, IdentityAssigner identity) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batchSize must be at least 1");
     }
     this.batchSize = batchSize;
     this.maxIds = maxIds;
     this.sink = sink;
-    this.clock = clock;
+    this.identity = identity;
     this.batch = new ArrayList<>(batchSize);
   }
 
   /** Adds one person; writes a batch when it is full. Returns the id the person was given. */
   public String add(PersonDto person) {
-    String id = UUID.randomUUID().toString();
-    batch.add(person.stored(id, now(clock)));
+    PersonDto stored = identity.assign(person);
+    batch.add(stored);
     count++;
     if (ids != null) {
-      ids.add(id);
+      ids.add(stored.id());
       if (ids.size() > maxIds) {
         ids = null;
       }
@@ -50,13 +52,14 @@ public final class PeopleBatchWriter {
     if (batch.size() == batchSize) {
       flush();
     }
-    return id;
+    return stored.id();
   }
 
   /** Writes what is left; call once at the end of the stream. */
   public void flush() {
     if (!batch.isEmpty()) {
-      sink.accept(batch);
+      sink.write(batch, written);
+      written += batch.size();
       batch = new ArrayList<>(batchSize);
     }
   }
@@ -68,10 +71,5 @@ public final class PeopleBatchWriter {
   /** The ids in the order added, or null when there were more than maxIds. */
   public List<String> ids() {
     return ids;
-  }
-
-  /** A store time the databases keep exactly: PostgreSQL timestamps have microseconds. */
-  public static Instant now(Clock clock) {
-    return clock.instant().truncatedTo(ChronoUnit.MICROS);
   }
 }

@@ -5,6 +5,7 @@ import com.acme.person.domain.PersonDto;
 import com.acme.person.domain.PersonFilter;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -27,8 +28,8 @@ import org.springframework.stereotype.Repository;
 public class PersonRepository {
 
   private static final String INSERT_PERSON =
-      "INSERT INTO person (id, name, age, city, zip_code, created_at, request_id, request_hash)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+      "INSERT INTO person (id, name, age, city, zip_code, created_at, request_id, request_hash,"
+          + " stream_request_id, stream_position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String INSERT_HOBBY =
       "INSERT INTO person_hobby (person_id, position, hobby) VALUES (?, ?, ?)";
   private static final String COLUMNS = "id, name, age, city, zip_code, created_at";
@@ -43,18 +44,46 @@ public class PersonRepository {
 
   /** Inserts one stored person (id and createdAt set), remembering the request it came from. */
   public void insert(PersonDto person, String requestId, String requestHash) {
-    jdbc.update(INSERT_PERSON, personRow(person, requestId, requestHash));
+    jdbc.update(INSERT_PERSON, personRow(person, requestId, requestHash, null, null));
     jdbc.batchUpdate(INSERT_HOBBY, hobbyRows(List.of(person)));
   }
 
-  /** Inserts stored people with two JDBC batches: one for the people, one for their hobbies. */
-  public void insertBatch(List<PersonDto> people) {
+  /**
+   * Inserts stored people of a RegisterPeople stream with two JDBC batches: one for the people,
+   * one for their hobbies. streamRequestId (null when the stream has none) and the position of
+   * each person in the stream let a repeated stream be answered with the same ids.
+   */
+  public void insertBatch(List<PersonDto> people, String streamRequestId, long firstPosition) {
     List<Object[]> rows = new ArrayList<>(people.size());
+    long position = firstPosition;
     for (PersonDto p : people) {
-      rows.add(personRow(p, null, null));
+      rows.add(personRow(p, null, null, streamRequestId, streamRequestId == null ? null : position++));
     }
     jdbc.batchUpdate(INSERT_PERSON, rows);
     jdbc.batchUpdate(INSERT_HOBBY, hobbyRows(people));
+  }
+
+  /** Records a committed stream's request_id; DuplicateKeyException when it is taken. */
+  public void insertStream(String requestId, StoredStream stream, Instant createdAt) {
+    jdbc.update(
+        "INSERT INTO register_people_request (request_id, request_hash, person_count, created_at)"
+            + " VALUES (?, ?, ?, ?)",
+        requestId, stream.requestHash(), stream.count(), createdAt.atOffset(ZoneOffset.UTC));
+  }
+
+  public Optional<StoredStream> findStream(String requestId) {
+    return jdbc.query(
+            "SELECT request_hash, person_count FROM register_people_request WHERE request_id = ?",
+            (rs, n) -> new StoredStream(rs.getString(1), rs.getLong(2)),
+            requestId)
+        .stream()
+        .findFirst();
+  }
+
+  /** The ids a stream stored, in the order it sent the people. */
+  public List<String> streamIds(String requestId) {
+    return jdbc.queryForList(
+        "SELECT id FROM person WHERE stream_request_id = ? ORDER BY stream_position", String.class, requestId);
   }
 
   public Optional<PersonDto> findById(String id) {
@@ -114,7 +143,8 @@ public class PersonRepository {
     return n == null ? 0 : n;
   }
 
-  private static Object[] personRow(PersonDto p, String requestId, String requestHash) {
+  private static Object[] personRow(
+      PersonDto p, String requestId, String requestHash, String streamRequestId, Long streamPosition) {
     AddressDto a = p.address();
     return new Object[] {
       p.id(),
@@ -124,7 +154,9 @@ public class PersonRepository {
       a == null ? null : a.zipCode(),
       p.createdAt().atOffset(ZoneOffset.UTC),
       requestId,
-      requestHash
+      requestHash,
+      streamRequestId,
+      streamPosition
     };
   }
 

@@ -14,10 +14,12 @@ import org.junit.jupiter.api.Test;
  */
 class PeopleBatchWriterTest {
 
+  private static final IdentityAssigner IDENTITY = new IdentityAssigner(Clock.systemUTC());
+
   @Test
   void oneMillionPeopleNeverHoldMoreThanOneBatch() {
     List<Integer> batchSizes = new ArrayList<>();
-    PeopleBatchWriter writer = new PeopleBatchWriter(500, 10_000, batch -> batchSizes.add(batch.size()), Clock.systemUTC());
+    PeopleBatchWriter writer = new PeopleBatchWriter(500, 10_000, (batch, first) -> batchSizes.add(batch.size()), IDENTITY);
     PersonDto person = new PersonDto(null, "p", 1, List.of(), null, null);
 
     for (int i = 0; i < 1_000_123; i++) {
@@ -35,7 +37,7 @@ class PeopleBatchWriterTest {
   @Test
   void storedPeopleGetIdsAndTimesAndIdsAreKeptUpToTheLimit() {
     List<PersonDto> written = new ArrayList<>();
-    PeopleBatchWriter writer = new PeopleBatchWriter(3, 5, written::addAll, Clock.systemUTC());
+    PeopleBatchWriter writer = new PeopleBatchWriter(3, 5, (batch, first) -> written.addAll(batch), IDENTITY);
     for (int i = 0; i < 5; i++) {
       writer.add(new PersonDto(null, "p" + i, i, List.of(), null, null));
     }
@@ -48,5 +50,16 @@ class PeopleBatchWriterTest {
     assertThat(writer.ids()).containsExactlyElementsOf(written.stream().map(PersonDto::id).toList());
     writer.flush();
     assertThat(written).as("flushing an empty batch writes nothing").hasSize(5);
+  }
+
+  @Test
+  void eachBatchComesWithThePositionOfItsFirstPerson() {
+    List<Long> firsts = new ArrayList<>();
+    PeopleBatchWriter writer = new PeopleBatchWriter(3, 5, (batch, first) -> firsts.add(first), IDENTITY);
+    for (int i = 0; i < 7; i++) {
+      writer.add(new PersonDto(null, "p" + i, i, List.of(), null, null));
+    }
+    writer.flush();
+    assertThat(firsts).containsExactly(0L, 3L, 6L);
   }
 }

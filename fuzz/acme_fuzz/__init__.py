@@ -1,0 +1,1 @@
+"""The fuzz suite: hostile input against the running services (see fuzz/README.md)."""

@@ -1,0 +1,42 @@
+// Failed-login limits against the real server, with clients on different loopback
+// addresses: an anonymous caller who guesses at an account must lock out only itself.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { Code, createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { AuthService } from "@acme/contracts/acme/auth/v1/auth_service_pb";
+import { fromAddress } from "./raw-http2.js";
+import { ADMIN, rejects, type Started, startTestServer } from "./support.js";
+
+describe("login limits cannot be turned into a lock-out of another address", () => {
+  let s: Started;
+  const from = (localAddress: string) =>
+    createClient(
+      AuthService,
+      createGrpcTransport({ baseUrl: `http://127.0.0.1:${s.server.port}`, nodeOptions: fromAddress(localAddress) }),
+    );
+  before(async () => {
+    s = await startTestServer({ loginLimits: { perUserAndAddress: 5, perAddress: 20, perUser: 8, windowSeconds: 900 } });
+  });
+  after(() => s.close());
+
+  it("five wrong admin passwords from one address lock that address out, not the admin elsewhere", async () => {
+    const attacker = from("127.0.0.2");
+    for (let i = 0; i < 5; i++) {
+      await rejects(attacker.login({ username: ADMIN.username, password: `guess-${i}` }), Code.Unauthenticated);
+    }
+    await rejects(attacker.login(ADMIN), Code.ResourceExhausted);
+    const admin = await from("127.0.0.1").login(ADMIN);
+    assert.ok(admin.token.length > 0);
+  });
+
+  it("a guessing attack spread over addresses refuses new addresses, not the admin's own", async () => {
+    // The admin logged in from 127.0.0.1 in the test above: that address is trusted. The five
+    // failures above and three here reach the per-user limit of 8.
+    for (let i = 10; i < 13; i++) {
+      await rejects(from(`127.0.0.${i}`).login({ username: ADMIN.username, password: `guess-${i}` }), Code.Unauthenticated);
+    }
+    await rejects(from("127.0.0.30").login(ADMIN), Code.ResourceExhausted);
+    assert.ok((await from("127.0.0.1").login(ADMIN)).token.length > 0);
+  });
+});
