@@ -151,14 +151,14 @@ def _expected(case: Case, decodes) -> tuple[set[int], set[int] | None, str]:
         # (one too many for a unary call, or invalid).
         first = {RESOURCE_EXHAUSTED} | ({INVALID_ARGUMENT} if case.messages else set())
         return allowed, first, "a message declared over the size limit"
+    # A message over the size limit is refused as such, whatever else is wrong with the call.
+    oversize = {RESOURCE_EXHAUSTED} if any(len(m) > LIMITS[case.service].message_bytes for m in case.raw()) else set()
     if case.framing == "gzip-bomb":
         return allowed, {RESOURCE_EXHAUSTED, INVALID_ARGUMENT}, "a compression bomb"
     if case.framing in ("lying-length", "compressed-without-encoding"):
-        return allowed, {INTERNAL, INVALID_ARGUMENT}, f"a framing error ({case.framing})"
+        return allowed, {INTERNAL, INVALID_ARGUMENT} | oversize, f"a framing error ({case.framing})"
     if case.framing == "reserved-flags" or case.end != "half-close":
         return allowed, None, ""
-    # A message over the size limit is refused as such, whatever else is wrong with the call.
-    oversize = {RESOURCE_EXHAUSTED} if any(len(m) > LIMITS[case.service].message_bytes for m in case.raw()) else set()
     if oversize and case.transport != "connect-json":
         return allowed, oversize | {INVALID_ARGUMENT}, "a message over the size limit"
     if case.shape in ("unary", "server-stream") and len(case.messages) != 1:
