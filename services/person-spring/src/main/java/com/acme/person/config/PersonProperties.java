@@ -47,6 +47,9 @@ public record PersonProperties(
    */
   public record Limits(DataSize messageSize, DataSize headerListSize, DataSize restBodySize) {}
 
-  /** The HTTP/2 flow-control window the gRPC server starts each stream with. */
-  public record Grpc(@DefaultValue("1MB") DataSize flowControlWindow) {}
+  /**
+   * The gRPC transport: the HTTP/2 flow-control window each stream starts with, and whether
+   * calls that wait on nothing run on the transport's threads (grpc/OffloadingInterceptor).
+   */
+  public record Grpc(@DefaultValue("1MB") DataSize flowControlWindow, @DefaultValue("true") boolean inlineCalls) {}
 }

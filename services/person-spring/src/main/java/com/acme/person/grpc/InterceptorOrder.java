@@ -6,6 +6,8 @@ final class InterceptorOrder {
 
   /** Decodes request messages: it must see the bytes before anything else reads a message. */
   static final int DECODING = 50;
+  /** Moves calls that might wait off the transport threads: before anything that waits. */
+  static final int OFFLOADING = 75;
   static final int AUTH = 100;
   static final int VALIDATION = 200;
 }
