@@ -3,6 +3,7 @@ package com.acme.person.grpc;
 import com.acme.person.auth.Caller;
 import com.acme.person.auth.TokenValidator;
 import com.acme.person.error.ErrorMapper;
+import com.acme.person.metrics.Phases;
 import com.acme.person.v1.PersonServiceGrpc;
 import io.grpc.Context;
 import io.grpc.Contexts;
@@ -33,8 +34,10 @@ public class AuthInterceptor implements ServerInterceptor {
 
   private final TokenValidator tokens;
   private final ErrorMapper errors;
+  private final Phases phases;
 
-  public AuthInterceptor(TokenValidator tokens, ErrorMapper errors) {
+  public AuthInterceptor(TokenValidator tokens, ErrorMapper errors, Phases phases) {
+    this.phases = phases;
     this.tokens = tokens;
     this.errors = errors;
   }
@@ -47,7 +50,9 @@ public class AuthInterceptor implements ServerInterceptor {
     }
     Caller caller;
     try {
+      long start = System.nanoTime();
       caller = tokens.validateHeader(headers.get(AUTHORIZATION));
+      phases.since(start, call.getMethodDescriptor().getBareMethodName(), "auth");
     } catch (RuntimeException e) {
       StatusRuntimeException status = errors.toGrpc(e);
       call.close(status.getStatus(), status.getTrailers());

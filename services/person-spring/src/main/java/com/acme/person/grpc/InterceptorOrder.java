@@ -4,6 +4,8 @@ package com.acme.person.grpc;
 final class InterceptorOrder {
   private InterceptorOrder() {}
 
+  /** Times the whole call and its encoding (metrics.Phases): outermost, so it sees all of it. */
+  static final int PHASE_TIMING = 10;
   /** Decodes request messages: it must see the bytes before anything else reads a message. */
   static final int DECODING = 50;
   /** Moves calls that might wait off the transport threads: before anything that waits. */
