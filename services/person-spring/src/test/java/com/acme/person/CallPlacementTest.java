@@ -12,7 +12,20 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import com.acme.person.v1.RegisterPersonRequest;
+import io.grpc.ForwardingServerCallListener;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.annotation.Order;
+import org.springframework.grpc.server.GlobalServerInterceptor;
 
 /**
  * Calls run on the transport's threads unless they might wait (OffloadingInterceptor). A call
@@ -20,7 +33,56 @@ import org.junit.jupiter.api.Test;
  * while several such calls hang on a silent auth service, a call with a cached token on the same
  * connection is still answered at once.
  */
+@Import(CallPlacementTest.ThreadProbe.class)
 class CallPlacementTest extends ServiceTestBase {
+
+  /** Records the thread each RegisterPerson's handler completes on, by person name. */
+  @TestConfiguration
+  static class ThreadProbe {
+    static final Map<String, String> THREADS = new ConcurrentHashMap<>();
+
+    @Bean
+    @GlobalServerInterceptor
+    @Order(1000) // after OffloadingInterceptor: where the handler runs
+    ServerInterceptor threadProbe() {
+      return new ServerInterceptor() {
+        @Override
+        public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
+            ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
+          return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(call, headers)) {
+            private String name;
+
+            @Override
+            public void onMessage(ReqT message) {
+              if (message instanceof RegisterPersonRequest r) {
+                name = r.getPerson().getName();
+              }
+              super.onMessage(message);
+            }
+
+            @Override
+            public void onHalfClose() {
+              if (name != null) {
+                THREADS.put(name, Thread.currentThread().getName());
+              }
+              super.onHalfClose();
+            }
+          };
+        }
+      };
+    }
+  }
+
+  @Test
+  void aSmallCallWithACachedTokenRunsInlineALargeOneOnThePool() {
+    String small = People.uniqueName("small");
+    String large = People.uniqueName("large");
+    blocking().registerPerson(People.register(People.person(small, 30))); // the token is cached from here on
+    blocking().registerPerson(People.register(People.person(small + " again", 30)));
+    blocking().registerPerson(People.register(People.bigPerson(large, 100 << 10)));
+    assertThat(ThreadProbe.THREADS.get(small + " again")).as("a 40-byte request").doesNotStartWith("grpc-call-");
+    assertThat(ThreadProbe.THREADS.get(large)).as("a 100 KB request (over inline-max-message-size, 64 KB)").startsWith("grpc-call-");
+  }
 
   @Test
   void callsWaitingOnTheAuthServiceDoNotHoldUpOtherCallsOnTheConnection() throws Exception {

@@ -48,8 +48,12 @@ public record PersonProperties(
   public record Limits(DataSize messageSize, DataSize headerListSize, DataSize restBodySize) {}
 
   /**
-   * The gRPC transport: the HTTP/2 flow-control window each stream starts with, and whether
-   * calls that wait on nothing run on the transport's threads (grpc/OffloadingInterceptor).
+   * The gRPC transport: the HTTP/2 flow-control window each stream starts with, whether calls
+   * that wait on nothing run on the transport's threads, and the request size from which a call
+   * moves to the pool all the same (grpc/OffloadingInterceptor).
    */
-  public record Grpc(@DefaultValue("1MB") DataSize flowControlWindow, @DefaultValue("true") boolean inlineCalls) {}
+  public record Grpc(
+      @DefaultValue("1MB") DataSize flowControlWindow,
+      @DefaultValue("true") boolean inlineCalls,
+      @DefaultValue("64KB") DataSize inlineMaxMessageSize) {}
 }
