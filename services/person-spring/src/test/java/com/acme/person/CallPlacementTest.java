@@ -26,6 +26,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.annotation.Order;
 import org.springframework.grpc.server.GlobalServerInterceptor;
+import org.springframework.test.context.TestPropertySource;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * Calls run on the transport's threads unless they might wait (OffloadingInterceptor). A call
@@ -34,12 +36,16 @@ import org.springframework.grpc.server.GlobalServerInterceptor;
  * connection is still answered at once.
  */
 @Import(CallPlacementTest.ThreadProbe.class)
+@TestPropertySource(properties = "person.limits.large-requests-in-flight=1")
 class CallPlacementTest extends ServiceTestBase {
 
   /** Records the thread each RegisterPerson's handler completes on, by person name. */
   @TestConfiguration
   static class ThreadProbe {
     static final Map<String, String> THREADS = new ConcurrentHashMap<>();
+    /** A RegisterPerson of a person whose name starts with "hold" waits here before it runs. */
+    static final CountDownLatch RELEASE = new CountDownLatch(1);
+    static final CountDownLatch HELD = new CountDownLatch(1);
 
     @Bean
     @GlobalServerInterceptor
@@ -64,6 +70,14 @@ class CallPlacementTest extends ServiceTestBase {
             public void onHalfClose() {
               if (name != null) {
                 THREADS.put(name, Thread.currentThread().getName());
+                if (name.startsWith("hold")) {
+                  HELD.countDown();
+                  try {
+                    RELEASE.await(30, TimeUnit.SECONDS);
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                }
               }
               super.onHalfClose();
             }
@@ -74,14 +88,35 @@ class CallPlacementTest extends ServiceTestBase {
   }
 
   @Test
+  void largeCallsBeyondTheLimitInProgressAreRefusedAndThePermitComesBack() throws Exception {
+    // A token with a cached answer: only calls that start inline are moved, and counted, by size.
+    blocking().registerPerson(People.register(People.person(People.uniqueName("small first"), 30)));
+    var held = CompletableFuture.supplyAsync(() -> code(() -> blocking().registerPerson(
+        People.register(People.bigPerson(People.uniqueName("hold"), 100 << 10)))));
+    assertThat(ThreadProbe.HELD.await(10, TimeUnit.SECONDS)).as("the first large call is in progress").isTrue();
+
+    StatusRuntimeException refused = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
+        () -> blocking().registerPerson(People.register(People.bigPerson(People.uniqueName("second"), 100 << 10))));
+    assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(refused.getStatus().getDescription()).contains("more than 1 calls with a request over 65536 bytes");
+    // Small calls are not counted.
+    blocking().registerPerson(People.register(People.person(People.uniqueName("small meanwhile"), 30)));
+
+    ThreadProbe.RELEASE.countDown();
+    assertThat(held.get(10, TimeUnit.SECONDS)).isEqualTo(Status.Code.OK);
+    // The first call's permit came back: the next large call is admitted.
+    blocking().registerPerson(People.register(People.bigPerson(People.uniqueName("third"), 100 << 10)));
+  }
+
+  @Test
   void aSmallCallWithACachedTokenRunsInlineALargeOneOnThePool() {
     String small = People.uniqueName("small");
     String large = People.uniqueName("large");
     blocking().registerPerson(People.register(People.person(small, 30))); // the token is cached from here on
     blocking().registerPerson(People.register(People.person(small + " again", 30)));
     blocking().registerPerson(People.register(People.bigPerson(large, 100 << 10)));
-    assertThat(ThreadProbe.THREADS.get(small + " again")).as("a 40-byte request").doesNotStartWith("grpc-call-");
-    assertThat(ThreadProbe.THREADS.get(large)).as("a 100 KB request (over inline-max-message-size, 64 KB)").startsWith("grpc-call-");
+    assertThat(ThreadProbe.THREADS.get(small + " again")).as("a 40-byte request, on a Netty event loop").contains("-ELG-");
+    assertThat(ThreadProbe.THREADS.get(large)).as("a 100 KB request (over inline-max-message-size, 64 KB)").startsWith("grpc-large-call-");
   }
 
   @Test

@@ -31,6 +31,21 @@ public class GrpcTransportConfig {
    * The threads of calls that might wait (OffloadingInterceptor): a cached pool, as grpc-java's
    * own default executor is, so that a slow auth service cannot starve other calls of threads.
    */
+  /**
+   * The threads of calls with a large request (OffloadingInterceptor), few and with a queue:
+   * the embedded database writes one page at a time, so more writers only add memory — a
+   * thread per call let 100 calls of 1 MB each hold their buffers at once.
+   */
+  @Bean(destroyMethod = "shutdown")
+  ExecutorService grpcLargeCallPool(PersonProperties properties) {
+    AtomicInteger n = new AtomicInteger();
+    return Executors.newFixedThreadPool(properties.grpc().largeCallThreads(), r -> {
+      Thread t = new Thread(r, "grpc-large-call-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
   @Bean(destroyMethod = "shutdown")
   ExecutorService grpcCallPool() {
     AtomicInteger n = new AtomicInteger();

@@ -11,8 +11,10 @@ import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -31,7 +33,8 @@ import org.springframework.stereotype.Component;
  * is not embedded (person.grpc.inline-calls is off for PostgreSQL). A call that starts inline
  * moves too when a request message is larger than person.grpc.inline-max-message-size: storing
  * 1 MB people one after the other on the thread of their connection served 33 RegisterPerson
- * calls/s at 100 due per second, the pool 82 (ghz, 1 MB requests, one connection). Once moved,
+ * calls/s at 100 due per second, the pool 82 (ghz, 1 MB requests, one connection). Such calls
+ * go to a small pool of their own (grpcLargeCallPool), so their memory stays bounded. Once moved,
  * every later event of the call runs on the pool, in order, in the call's context; a slow auth
  * service, database or large request holds up pool threads, never the transport.
  */
@@ -46,19 +49,26 @@ public class OffloadingInterceptor implements ServerInterceptor {
   private final TokenValidator tokens;
   private final ErrorMapper errors;
   private final Executor pool;
+  private final Executor largePool;
   private final boolean inline;
   private final long inlineMaxMessageBytes;
+  private final int maxLargeCalls;
+  private final Semaphore largeCalls;
 
   public OffloadingInterceptor(
       TokenValidator tokens,
       ErrorMapper errors,
       @Qualifier("grpcCallPool") Executor pool,
+      @Qualifier("grpcLargeCallPool") Executor largePool,
       PersonProperties properties) {
+    this.largePool = largePool;
     this.tokens = tokens;
     this.errors = errors;
     this.pool = pool;
     this.inline = properties.grpc().inlineCalls();
     this.inlineMaxMessageBytes = properties.grpc().inlineMaxMessageSize().toBytes();
+    this.maxLargeCalls = properties.limits().largeRequestsInFlight();
+    this.largeCalls = new Semaphore(maxLargeCalls);
   }
 
   @Override
@@ -84,14 +94,16 @@ public class OffloadingInterceptor implements ServerInterceptor {
    */
   private final class Offloaded<ReqT> extends ServerCall.Listener<ReqT> {
     private final ClosingOnceServerCall<ReqT, ?> call;
-    private final Executor serial;
+    // Set before the first task is submitted to it; read and written by the transport thread.
+    private Executor serial;
     private final Context context;
     // Touched by one thread at a time: the transport's until pooled, then serial's tasks
     // (each submitted by the transport thread after its last inline use).
     private ServerCall.Listener<ReqT> handler;
     private boolean refused;
-    // Only the transport thread reads and writes it: every event arrives there.
+    // Only the transport thread reads and writes these: every event arrives there.
     private boolean pooled;
+    private boolean holdsLargeCallPermit;
 
     Offloaded(ClosingOnceServerCall<ReqT, ?> call, Executor serial, Context context, boolean pooled) {
       this.call = call;
@@ -141,8 +153,22 @@ public class OffloadingInterceptor implements ServerInterceptor {
 
     @Override
     public void onMessage(ReqT message) {
-      if (!pooled && message instanceof MessageLite m && m.getSerializedSize() > inlineMaxMessageBytes) {
-        pooled = true;
+      // Every large call counts against the limit, wherever it runs; one that ran inline moves.
+      if (!holdsLargeCallPermit && message instanceof MessageLite m && m.getSerializedSize() > inlineMaxMessageBytes) {
+        if (!largeCalls.tryAcquire()) {
+          run(h -> {
+            throw Status.RESOURCE_EXHAUSTED
+                .withDescription("more than " + maxLargeCalls + " calls with a request over " + inlineMaxMessageBytes
+                    + " bytes are in progress; retry later")
+                .asRuntimeException();
+          }, true);
+          return;
+        }
+        holdsLargeCallPermit = true;
+        if (!pooled) {
+          serial = MoreExecutors.newSequentialExecutor(largePool);
+          pooled = true;
+        }
       }
       run(h -> h.onMessage(message), true);
     }
@@ -154,12 +180,22 @@ public class OffloadingInterceptor implements ServerInterceptor {
 
     @Override
     public void onCancel() {
+      releaseLargeCallPermit();
       run(ServerCall.Listener::onCancel, false);
     }
 
     @Override
     public void onComplete() {
+      releaseLargeCallPermit();
       run(ServerCall.Listener::onComplete, false);
+    }
+
+    /** At the call's end (one of onCancel, onComplete: the transport says which, once). */
+    private void releaseLargeCallPermit() {
+      if (holdsLargeCallPermit) {
+        holdsLargeCallPermit = false;
+        largeCalls.release();
+      }
     }
 
     @Override
