@@ -52,15 +52,16 @@ public class TokenValidator {
   }
 
   /**
-   * Whether the header's token has a cached, unexpired answer, so validating it now would not
-   * call the auth service. Never calls it, never throws.
+   * The header token's cached, unexpired answer, or null: never calls the auth service, never
+   * throws. What it returns is the answer to use — asking the cache a second time could find
+   * the entry expired in between, and then validating would call the auth service.
    */
-  public boolean isCached(String authorization) {
+  public Caller cachedCaller(String authorization) {
     try {
       Caller cached = cache.getIfPresent(sha256(bearerToken(authorization)));
-      return cached != null && cached.expiresAt().isAfter(clock.instant());
+      return cached != null && cached.expiresAt().isAfter(clock.instant()) ? cached : null;
     } catch (UnauthenticatedException malformed) {
-      return false;
+      return null;
     }
   }
 

@@ -1,5 +1,6 @@
 package com.acme.person.grpc;
 
+import com.acme.person.auth.Caller;
 import com.acme.person.auth.TokenValidator;
 import com.acme.person.config.PersonProperties;
 import com.acme.person.error.ErrorMapper;
@@ -78,10 +79,13 @@ public class OffloadingInterceptor implements ServerInterceptor {
     if (!person) {
       return next.startCall(call, headers);
     }
-    boolean pooled = !(inline && tokens.isCached(headers.get(AUTHORIZATION)));
+    Caller cached = inline ? tokens.cachedCaller(headers.get(AUTHORIZATION)) : null;
+    boolean pooled = cached == null;
+    // Inline, AuthInterceptor takes this very answer (see AuthInterceptor.CACHED_CALLER).
+    Context context = pooled ? Context.current() : Context.current().withValue(AuthInterceptor.CACHED_CALLER, cached);
     ClosingOnceServerCall<ReqT, RespT> guarded = new ClosingOnceServerCall<>(call);
     Offloaded<ReqT> offloaded =
-        new Offloaded<>(guarded, MoreExecutors.newSequentialExecutor(pool), Context.current(), pooled);
+        new Offloaded<>(guarded, MoreExecutors.newSequentialExecutor(pool), context, pooled);
     offloaded.start(() -> next.startCall(guarded, headers));
     return offloaded;
   }
@@ -126,7 +130,7 @@ public class OffloadingInterceptor implements ServerInterceptor {
       if (pooled) {
         serial.execute(context.wrap(task));
       } else {
-        task.run();
+        context.run(task);
       }
     }
 
