@@ -184,13 +184,15 @@ class Report:
                                  cell(f.stat(*k("failed")), 1)])
         self.table(["direction", "size", "request bytes", "protocol", "p50 ms", "p99 ms", "max ms", "achieved /s", "dropped %",
                     "failed %"], rows)
-        worst = None
-        for direction in ("requests", "responses"):
-            for size in sizes:
-                s = f.stat("s3", "person-spring", f"grpc-{direction}", size, "dropped")
-                if s and (worst is None or s[2] > worst[2]):
-                    worst = s
-        self.target("s3: gRPC dropped % at every size, both directions (worst size) = 0", worst, 0, above=False, unit=" %")
+        # A drop in any repetition is a drop: these two are judged on the worst run of the worst size.
+        for metric in ("dropped", "failed"):
+            worst = None
+            for direction in ("requests", "responses"):
+                for size in sizes:
+                    s = f.stat("s3", "person-spring", f"grpc-{direction}", size, metric)
+                    if s and (worst is None or s[2] > worst[0]):
+                        worst = (s[2], s[1], s[2])
+            self.target(f"s3: gRPC {metric} % at every size, both directions (worst run) = 0", worst, 0, above=False, unit=" %")
         for direction in ("requests", "responses"):
             worst_ratio = None
             for size in sizes[1:]:
@@ -226,6 +228,9 @@ class Report:
                              cell(f.stat("s3", "person-spring", "rest-responses", size, "p50")),
                              cell(f.stat("s3x", "person-spring", "h2load-rest-responses", size, "mean"))])
             self.table(["size", "ours gRPC p50 ms", "ghz p50 ms", "ghz vs ours", "ours REST p50 ms", "h2load REST mean ms"], rows)
+            self.p("Where ghz and ours differ by more than 20 %: ours runs from the time a request was due, ghz's "
+                   "from the time it sent it, so ours includes any wait to start (the open loop's point); and "
+                   "ghz's 100 workers on one connection are a different client from our async stub.", "")
 
     @staticmethod
     def disagree(ours, theirs):
@@ -312,6 +317,11 @@ class Report:
             self.table(["protocol", "ours", "outside tool", "tool vs ours"],
                        [["REST", cell(ours_rest), "h2load " + cell(h2), self.disagree(ours_rest, h2)],
                         ["gRPC unary", cell(ours_unary), "ghz " + cell(gz), self.disagree(ours_unary, gz)]])
+            self.p("A total time of calls in a row is the server's time plus the client's, per call. h2load sends the "
+                   "same bytes again and again from C, so its REST total is below our Java HttpClient's, which "
+                   "builds and parses each request; ghz builds each request from JSON by reflection and renders "
+                   "a template (a fresh request_id) per call, so its gRPC total is above our generated Java "
+                   "stub's. The server is the same; the clients' own costs differ.", "")
 
     def save(self, fig, name):
         fig.tight_layout()
