@@ -9,7 +9,7 @@ MAKEFLAGS += --no-print-directory
         test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean \
         auth-node test-auth-node bench-auth run-auth image-auth \
         test-person test-person-postgres bench-person run-person image-person test-compat \
-        test-fuzz fuzz soak test-soak
+        test-fuzz fuzz soak test-soak bench test-bench
 
 help: ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-24s %s\n", $$1, $$2}'
@@ -76,6 +76,12 @@ test-fuzz: setup ## The fuzz suite: 20,000 hostile inputs per service against th
 fuzz: setup ## The fuzz suite, longer: 200,000 inputs per service (FUZZ_SEED, FUZZ_WORKERS).
 	@scripts/fuzz.sh 200000
 
+bench: setup ## The benchmarks: the five field reports' scenarios against the images, 3 runs each; report and charts in benchmarks/results/ (~25 min).
+	@scripts/bench.sh full
+
+test-bench: setup ## The benchmarks' smoke run: every scenario at tiny sizes; fails if the machinery breaks (timings are not judged).
+	@scripts/bench.sh smoke
+
 soak: setup ## Both services under a steady ghz load for 10 minutes: p50/p99 and memory per minute.
 	@scripts/soak.sh 10 60
 
@@ -107,4 +113,4 @@ base-images: ## Start a Docker engine if none answers; build the local JRE and N
 	@scripts/build-base-images.sh
 
 clean: ## Remove build output (dist/, target/); keeps the tool cache in .tmp/.
-	@rm -rf dist gen/java/target gen/ts/dist gen/python/build services/auth-node/dist services/person-spring/target services/person-spring/benchmarks/target
+	@rm -rf dist gen/java/target gen/ts/dist gen/python/build services/auth-node/dist services/person-spring/target services/person-spring/benchmarks/target benchmarks/target

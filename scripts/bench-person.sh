@@ -4,9 +4,11 @@
 # and B/op (± error), the encoded sizes, and PASS/MISS for the issue's two targets.
 # Then the memory evidence for RegisterPeople: BENCH_PEOPLE (1,000,000) people through one
 # stream into H2 on disk and into a throwaway PostgreSQL, in a JVM with a 128 MB heap.
-# Settings (env): BENCH_FORKS (1), BENCH_WARMUPS (3), BENCH_ITERATIONS (5), each iteration
-# and warm-up 1 s; BENCH_FILTER (a JMH regexp, default all); BENCH_PEOPLE; BENCH_MEMORY=0
-# skips the memory run. About 15 minutes on 2 cores.
+# Settings (env): BENCH_FORKS (3: one JVM's JIT decisions are not another's, and one fork
+# gave errors up to ±80 %), BENCH_WARMUPS (5), BENCH_ITERATIONS (5), each iteration and
+# warm-up 1 s; BENCH_FILTER (a JMH regexp, default the mappers and the encoders the targets
+# compare); BENCH_PEOPLE; BENCH_MEMORY=0 skips the memory run. The table flags every figure
+# whose error is 10 % or more. About 12 minutes on 2 cores.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/scripts/lib-postgres.sh"
 cd "$ROOT"
@@ -20,8 +22,9 @@ out="$ROOT/$module/target"
 cp="$out/classes:$(cat "$out/classpath.txt")"
 
 java -cp "$cp" com.acme.person.bench.EncodedSizes >"$out/sizes.txt"
-java -cp "$cp" org.openjdk.jmh.Main "${BENCH_FILTER:-MappingBenchmark}" \
-  -f "${BENCH_FORKS:-1}" -wi "${BENCH_WARMUPS:-3}" -w 1s -i "${BENCH_ITERATIONS:-5}" -r 1s \
+filter='MappingBenchmark\.(handToProto|mapstructToProto|handFromProto|mapstructFromProto|protoEncode|jsonEncode|mapAndProtoEncode)$'
+java -cp "$cp" org.openjdk.jmh.Main "${BENCH_FILTER:-$filter}" \
+  -f "${BENCH_FORKS:-3}" -wi "${BENCH_WARMUPS:-5}" -w 1s -i "${BENCH_ITERATIONS:-5}" -r 1s \
   -prof gc -rf json -rff "$out/jmh.json" >"$out/jmh.log"
 python3 "$ROOT/scripts/bench-person-table.py" "$out/jmh.json" "$out/sizes.txt" | tee "$out/table.md"
 

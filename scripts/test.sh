@@ -21,6 +21,7 @@ suites=(
   "compatibility|scripts/test-compat.sh"
   "fuzz|scripts/fuzz.sh 20000"
   "soak-smoke|scripts/soak.sh 3 5"
+  "bench-smoke|scripts/bench.sh smoke"
 )
 
 passed=0 failed=0 report=()

@@ -1,8 +1,8 @@
 // The plain DTOs a TypeScript service hands around, the sample data for each size, and
 // the DTO↔protobuf-es mapping being measured.
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, fromJson, toBinary } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { PersonSchema } from "@acme/contracts/acme/person/v1/person_pb";
+import { type Person, PersonSchema } from "@acme/contracts/acme/person/v1/person_pb";
 import { LoginRequestSchema, LoginResponseSchema } from "@acme/contracts/acme/auth/v1/auth_service_pb";
 
 export interface AddressDto {
@@ -73,6 +73,29 @@ export function personToBinary(dto: PersonDto): Uint8Array {
       createdAt: dto.createdAt === undefined ? undefined : timestampFromDate(new Date(dto.createdAt)),
     }),
   );
+}
+
+/**
+ * The same mapping three ways, to say which is fastest (mapping.bench.ts): create() from an
+ * init object (above), fromJson() of the DTO as it stands (its fields already follow the
+ * proto3 JSON mapping), and a literal of the message type, which skips create()'s walk over
+ * the schema.
+ */
+export function personToBinaryFromJson(dto: PersonDto): Uint8Array {
+  return toBinary(PersonSchema, fromJson(PersonSchema, dto as never));
+}
+
+export function personToBinaryLiteral(dto: PersonDto): Uint8Array {
+  const person: Person = {
+    $typeName: "acme.person.v1.Person",
+    id: dto.id ?? "",
+    name: dto.name,
+    age: dto.age,
+    hobbies: dto.hobbies ?? [],
+    address: dto.address && { $typeName: "acme.person.v1.Address", city: dto.address.city, zipCode: dto.address.zipCode },
+    createdAt: dto.createdAt === undefined ? undefined : timestampFromDate(new Date(dto.createdAt)),
+  };
+  return toBinary(PersonSchema, person);
 }
 
 export function personFromBinary(bytes: Uint8Array): PersonDto {

@@ -13,6 +13,8 @@ import {
   loginResponseToBinary,
   personFromBinary,
   personToBinary,
+  personToBinaryFromJson,
+  personToBinaryLiteral,
   samples,
 } from "./dto.js";
 
@@ -75,6 +77,35 @@ for (const c of cases) {
   }
 }
 
+// Which DTO → protobuf mapping is fastest: the three ways of dto.ts, each with its encode.
+const mappings = [
+  ["create()", personToBinary],
+  ["fromJson()", personToBinaryFromJson],
+  ["message literal", personToBinaryLiteral],
+] as const;
+const mappingRows: string[][] = [];
+for (const size of ["small", "medium", "large"] as const) {
+  const dto = samples[size];
+  const bench = new Bench({ time, warmupTime: Math.min(200, time) });
+  let sink: unknown;
+  for (const [name, map] of mappings) {
+    assert.deepEqual(map(dto), personToBinary(dto), `${name} must encode the same bytes`);
+    bench.add(name, () => void (sink = map(dto)));
+  }
+  await bench.run();
+  void sink;
+  const results = mappings.map(([name]) => {
+    const r = bench.getTask(name)!.result;
+    assert.equal(r.state, "completed", `${size} ${name}: ${r.state}`);
+    return [name, (r as Extract<typeof r, { state: "completed" }>).throughput] as const;
+  });
+  const best = Math.max(...results.map(([, t]) => t.mean));
+  for (const [name, t] of results) {
+    mappingRows.push([`person ${size}`, name, `${fmt(t.mean)} ±${t.rme.toFixed(1)}%${t.rme >= 10 ? " ⚠" : ""}`,
+      t.mean === best ? "fastest" : `${(best / t.mean).toFixed(2)}× slower`]);
+  }
+}
+
 const header = ["payload", "op", "protobuf-es ops/s", "JSON ops/s", "faster", "proto bytes", "JSON bytes"];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
@@ -82,3 +113,11 @@ console.log(`\nDTO ↔ protobuf-es vs JSON — Node ${process.version}, ${time} 
 console.log(line(header));
 console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
 for (const r of rows) console.log(line(r));
+
+const mheader = ["payload", "DTO → protobuf, with encode", "ops/s", "vs fastest"];
+const mwidths = mheader.map((h, i) => Math.max(h.length, ...mappingRows.map((r) => r[i]!.length)));
+const mline = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(mwidths[i]!)).join(" | ")} |`;
+console.log(`\nWhich mapping is fastest (⚠: margin of error 10 % or more)\n`);
+console.log(mline(mheader));
+console.log(`|${mwidths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+for (const r of mappingRows) console.log(mline(r));

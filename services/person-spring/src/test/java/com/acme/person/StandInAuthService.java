@@ -7,7 +7,7 @@ import com.acme.auth.v1.ValidateTokenResponse;
 import com.acme.person.mapping.ProtoTimes;
 import io.grpc.Server;
 import io.grpc.Status;
-import io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.io.UncheckedIOException;

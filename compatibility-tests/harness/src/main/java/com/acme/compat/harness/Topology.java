@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.testcontainers.containers.BindMode;
@@ -17,19 +18,22 @@ import org.testcontainers.utility.DockerImageName;
  * The production shape, in Testcontainers: auth-node and person-spring on one private network,
  * person-spring calling auth-node by its network alias — so every authenticated person call
  * crosses Java → Node — and the clients reaching both through mapped ports. Images are the
- * locally built ones and are never pulled.
+ * locally built ones and are never pulled. The benchmarks (benchmarks/) start the services
+ * through this class too, so there is one definition of how they run.
  */
-final class Topology implements AutoCloseable {
+public final class Topology implements AutoCloseable {
 
   /** The alias person-spring's AUTH_ADDRESS (person-spring.env) names. */
   static final String AUTH_ALIAS = "auth-node";
   static final int AUTH_PORT = 50051;
+  static final int AUTH_REST_PORT = 8081;
   static final int PERSON_PORT = 9090;
+  static final int PERSON_REST_PORT = 8080;
 
   private static final String AUTH_READY = ".*\"auth service listening\".*";
 
-  final String adminUsername;
-  final String adminPassword = "compat-" + UUID.randomUUID();
+  public final String adminUsername;
+  public final String adminPassword = "compat-" + UUID.randomUUID();
   /** person-spring's deadline on each ValidateToken call; the fault test holds it to this. */
   final Duration authDeadline;
   private final Network network = Network.newNetwork();
@@ -43,8 +47,26 @@ final class Topology implements AutoCloseable {
    * count rows in the real database once the service has stopped.
    */
   Topology(Config config, Path envDir, Path dbDir) throws IOException {
-    Map<String, String> authEnv = EnvFile.read(envDir.resolve("auth-node.env"));
-    Map<String, String> personEnv = EnvFile.read(envDir.resolve("person-spring.env"));
+    this(config, envDir, dbDir, Map.of(), Map.of());
+  }
+
+  /**
+   * The topology of the repository at root (its compatibility-tests folder), with settings
+   * overridden for this use (the benchmarks make tokens live longer than a run, for example).
+   */
+  public static Topology of(Path root, Path dbDir, Map<String, String> authSettings, Map<String, String> personSettings)
+      throws IOException {
+    Path envDir = root.resolve("compatibility-tests");
+    return new Topology(Config.load(envDir.resolve("features.yaml")), envDir, dbDir, authSettings, personSettings);
+  }
+
+  private Topology(
+      Config config, Path envDir, Path dbDir, Map<String, String> authSettings, Map<String, String> personSettings)
+      throws IOException {
+    Map<String, String> authEnv = new LinkedHashMap<>(EnvFile.read(envDir.resolve("auth-node.env")));
+    Map<String, String> personEnv = new LinkedHashMap<>(EnvFile.read(envDir.resolve("person-spring.env")));
+    authEnv.putAll(authSettings);
+    personEnv.putAll(personSettings);
     Map<String, String> limits = EnvFile.read(envDir.resolve("containers.env"));
     adminUsername = EnvFile.require(authEnv, "AUTH_ADMIN_USERNAME");
     authDeadline = Duration.ofMillis(Long.parseLong(EnvFile.require(personEnv, "AUTH_DEADLINE_MS")));
@@ -57,7 +79,7 @@ final class Topology implements AutoCloseable {
             .withImagePullPolicy(name -> false)
             .withNetwork(network)
             .withNetworkAliases(AUTH_ALIAS)
-            .withExposedPorts(AUTH_PORT)
+            .withExposedPorts(AUTH_PORT, AUTH_REST_PORT)
             .withEnv(authEnv)
             .withCreateContainerCmdModifier(memory(EnvFile.require(limits, "AUTH_NODE_MEMORY")))
             .withEnv("AUTH_ADMIN_PASSWORD", adminPassword)
@@ -66,7 +88,7 @@ final class Topology implements AutoCloseable {
         new GenericContainer<>(image(config, "person-spring"))
             .withImagePullPolicy(name -> false)
             .withNetwork(network)
-            .withExposedPorts(PERSON_PORT)
+            .withExposedPorts(PERSON_PORT, PERSON_REST_PORT)
             .withEnv(personEnv)
             .withCreateContainerCmdModifier(memory(EnvFile.require(limits, "PERSON_SPRING_MEMORY")))
             .withEnv("DB_URL", "jdbc:h2:file:/data/person")
@@ -90,17 +112,38 @@ final class Topology implements AutoCloseable {
     return DockerImageName.parse(spec.image());
   }
 
-  void start() {
+  public void start() {
     auth.start();
     person.start();
   }
 
-  String authTarget() {
+  /** host:port of auth-node's gRPC (and gRPC-Web, Connect) port. */
+  public String authTarget() {
     return target(auth, AUTH_PORT);
   }
 
-  String personTarget() {
+  /** host:port of auth-node's REST/JSON twin. */
+  public String authRestTarget() {
+    return target(auth, AUTH_REST_PORT);
+  }
+
+  /** host:port of person-spring's gRPC port. */
+  public String personTarget() {
     return target(person, PERSON_PORT);
+  }
+
+  /** host:port of person-spring's REST/JSON twin. */
+  public String personRestTarget() {
+    return target(person, PERSON_REST_PORT);
+  }
+
+  /** The running containers' names, for docker stats. */
+  public String authContainer() {
+    return auth.getContainerName().replaceFirst("^/", "");
+  }
+
+  public String personContainer() {
+    return person.getContainerName().replaceFirst("^/", "");
   }
 
   private static String target(GenericContainer<?> container, int port) {
@@ -135,7 +178,7 @@ final class Topology implements AutoCloseable {
   }
 
   /** Both services' logs (every start of the container), for a failure's post-mortem. */
-  void saveLogs(Path logDir) throws IOException {
+  public void saveLogs(Path logDir) throws IOException {
     Files.writeString(logDir.resolve("auth-node.container.log"), auth.getLogs());
     Files.writeString(logDir.resolve("person-spring.container.log"), person.getLogs());
   }

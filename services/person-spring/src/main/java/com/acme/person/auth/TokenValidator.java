@@ -48,14 +48,21 @@ public class TokenValidator {
 
   /** Validates the value of an "authorization" header ("Bearer <token>"). */
   public Caller validateHeader(String authorization) {
-    if (authorization == null || authorization.isBlank()) {
-      throw new UnauthenticatedException("missing \"authorization: Bearer <token>\"");
+    return validate(bearerToken(authorization));
+  }
+
+  /**
+   * The header token's cached, unexpired answer, or null: never calls the auth service, never
+   * throws. What it returns is the answer to use — asking the cache a second time could find
+   * the entry expired in between, and then validating would call the auth service.
+   */
+  public Caller cachedCaller(String authorization) {
+    try {
+      Caller cached = cache.getIfPresent(sha256(bearerToken(authorization)));
+      return cached != null && cached.expiresAt().isAfter(clock.instant()) ? cached : null;
+    } catch (UnauthenticatedException malformed) {
+      return null;
     }
-    String[] parts = authorization.strip().split("\\s+", 2);
-    if (parts.length != 2 || !parts[0].equalsIgnoreCase("Bearer") || parts[1].isEmpty()) {
-      throw new UnauthenticatedException("the authorization header is not \"Bearer <token>\"");
-    }
-    return validate(parts[1]);
   }
 
   public Caller validate(String token) {
@@ -70,6 +77,21 @@ public class TokenValidator {
     }
     cache.put(key, caller);
     return caller;
+  }
+
+  /** The token of "Bearer <token>" (scheme in any case, spaces around), or UnauthenticatedException. */
+  private static String bearerToken(String authorization) {
+    if (authorization == null || authorization.isBlank()) {
+      throw new UnauthenticatedException("missing \"authorization: Bearer <token>\"");
+    }
+    String value = authorization.strip();
+    int space = value.indexOf(' ');
+    String token = space < 0 ? "" : value.substring(space + 1).strip();
+    if (space != "Bearer".length() || !value.regionMatches(true, 0, "Bearer", 0, space)
+        || token.isEmpty() || token.chars().anyMatch(Character::isWhitespace)) {
+      throw new UnauthenticatedException("the authorization header is not \"Bearer <token>\"");
+    }
+    return token;
   }
 
   private Caller ask(String token) {
@@ -95,13 +117,17 @@ public class TokenValidator {
         answer.getSubject(), answer.getRolesList(), ProtoTimes.toInstant(answer.getExpiresAt()));
   }
 
-  private static String sha256(String token) {
+  /** MessageDigest is not thread-safe, and getting one per call costs a provider lookup. */
+  private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
     try {
-      return HexFormat.of()
-          .formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JVM has SHA-256", e);
     }
+  });
+
+  private static String sha256(String token) {
+    return HexFormat.of().formatHex(SHA_256.get().digest(token.getBytes(StandardCharsets.UTF_8)));
   }
 
   /** Entry lifetime: min(ttl, time left on the token), fixed when the entry is written. */

@@ -3,7 +3,7 @@ package com.acme.person.config;
 import com.acme.auth.v1.AuthServiceGrpc;
 import com.acme.auth.v1.AuthServiceGrpc.AuthServiceBlockingStub;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 

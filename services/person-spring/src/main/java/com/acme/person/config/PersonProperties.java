@@ -44,9 +44,20 @@ public record PersonProperties(
    * @param headerListSize gRPC metadata or HTTP headers of one request: room for the longest
    *     token the contract allows (8,192 characters) and the rest
    * @param restBodySize one REST request body (413)
+   * @param largeRequestsInFlight gRPC calls whose request is over grpc.inline-max-message-size,
+   *     in progress at once (RESOURCE_EXHAUSTED): what bounds the memory large calls hold
    */
-  public record Limits(DataSize messageSize, DataSize headerListSize, DataSize restBodySize) {}
+  public record Limits(
+      DataSize messageSize, DataSize headerListSize, DataSize restBodySize, @DefaultValue("16") int largeRequestsInFlight) {}
 
-  /** The HTTP/2 flow-control window the gRPC server starts each stream with. */
-  public record Grpc(@DefaultValue("1MB") DataSize flowControlWindow) {}
+  /**
+   * The gRPC transport: the HTTP/2 flow-control window each stream starts with, whether calls
+   * that wait on nothing run on the transport's threads, the request size from which a call
+   * moves to a pool all the same, and that pool's threads (grpc/OffloadingInterceptor).
+   */
+  public record Grpc(
+      @DefaultValue("1MB") DataSize flowControlWindow,
+      @DefaultValue("true") boolean inlineCalls,
+      @DefaultValue("64KB") DataSize inlineMaxMessageSize,
+      @DefaultValue("4") int largeCallThreads) {}
 }

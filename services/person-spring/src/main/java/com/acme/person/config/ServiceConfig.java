@@ -3,7 +3,6 @@ package com.acme.person.config;
 import com.acme.person.mapping.MapStructPersonMapperImpl;
 import com.acme.person.mapping.PersonMapper;
 import io.grpc.BindableService;
-import io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.ProtoReflectionService;
 import java.time.Clock;
 import java.util.concurrent.SynchronousQueue;
@@ -12,9 +11,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.grpc.server.ServerBuilderCustomizer;
 
-/** The service's own beans: clock, mapper, RegisterPeople workers, gRPC transport settings. */
+/** The service's own beans: clock, mapper, RegisterPeople workers, reflection v1alpha. */
 @Configuration(proxyBeanMethods = false)
 public class ServiceConfig {
 
@@ -58,15 +56,5 @@ public class ServiceConfig {
   @SuppressWarnings("deprecation") // v1alpha is deprecated upstream, but still what those tools ask for
   BindableService reflectionV1alpha() {
     return ProtoReflectionService.newInstance();
-  }
-
-  /**
-   * The HTTP/2 window each stream starts with. Netty's BDP auto-tuning stays on and may grow
-   * it; 1 MiB lets a 1 MB message flow without a round trip per 64 KiB (HTTP/2's default).
-   */
-  @Bean
-  ServerBuilderCustomizer<NettyServerBuilder> flowControlWindow(PersonProperties properties) {
-    return builder ->
-        builder.initialFlowControlWindow((int) properties.grpc().flowControlWindow().toBytes());
   }
 }

@@ -2,6 +2,7 @@ package com.acme.person.grpc;
 
 import com.acme.person.config.PersonProperties;
 import com.acme.person.error.ErrorMapper;
+import com.acme.person.metrics.Phases;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerCall;
@@ -36,10 +37,12 @@ import org.springframework.stereotype.Component;
 public class DecodingInterceptor implements ServerInterceptor {
 
   private final ErrorMapper errors;
+  private final Phases phases;
   private final long maxMessageBytes;
 
-  public DecodingInterceptor(ErrorMapper errors, PersonProperties properties) {
+  public DecodingInterceptor(ErrorMapper errors, Phases phases, PersonProperties properties) {
     this.errors = errors;
+    this.phases = phases;
     this.maxMessageBytes = properties.limits().messageSize().toBytes();
   }
 
@@ -67,7 +70,9 @@ public class DecodingInterceptor implements ServerInterceptor {
         }
         ReqT message;
         try {
+          long start = System.nanoTime();
           message = (ReqT) decoder.decode((InputStream) bytes);
+          phases.since(start, method.getBareMethodName(), "decode");
         } catch (RuntimeException undecodable) {
           String which = oneRequest ? "the request" : StreamPositions.message(received);
           refuse(overLimit(undecodable)

@@ -4,8 +4,12 @@ package com.acme.person.grpc;
 final class InterceptorOrder {
   private InterceptorOrder() {}
 
+  /** Times the whole call and its encoding (metrics.Phases): outermost, so it sees all of it. */
+  static final int PHASE_TIMING = 10;
   /** Decodes request messages: it must see the bytes before anything else reads a message. */
   static final int DECODING = 50;
+  /** Moves calls that might wait off the transport threads: before anything that waits. */
+  static final int OFFLOADING = 75;
   static final int AUTH = 100;
   static final int VALIDATION = 200;
 }

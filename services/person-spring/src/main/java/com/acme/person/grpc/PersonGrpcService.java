@@ -5,6 +5,7 @@ import com.acme.person.domain.PersonDto;
 import com.acme.person.domain.PersonFilter;
 import com.acme.person.error.ErrorMapper;
 import com.acme.person.mapping.PersonMapper;
+import com.acme.person.metrics.Phases;
 import com.acme.person.service.PersonRegistry;
 import com.acme.person.store.PersonRepository;
 import com.acme.person.v1.GetPersonRequest;
@@ -42,6 +43,7 @@ public class PersonGrpcService implements PersonServiceGrpc.AsyncService, Bindab
   private final ErrorMapper errors;
   private final Executor streamWorkers;
   private final PersonProperties properties;
+  private final Phases phases;
 
   public PersonGrpcService(
       PersonRegistry registry,
@@ -50,7 +52,9 @@ public class PersonGrpcService implements PersonServiceGrpc.AsyncService, Bindab
       RequestValidator validator,
       ErrorMapper errors,
       @Qualifier("registerPeopleWorkers") Executor streamWorkers,
-      PersonProperties properties) {
+      PersonProperties properties,
+      Phases phases) {
+    this.phases = phases;
     this.registry = registry;
     this.repository = repository;
     this.mapper = mapper;
@@ -73,8 +77,16 @@ public class PersonGrpcService implements PersonServiceGrpc.AsyncService, Bindab
   @Override
   public void registerPerson(
       RegisterPersonRequest request, StreamObserver<RegisterPersonResponse> response) {
-    PersonDto stored = registry.register(request.getRequestId(), mapper.fromProto(request.getPerson()));
-    response.onNext(RegisterPersonResponse.newBuilder().setPerson(mapper.toProto(stored)).build());
+    long start = System.nanoTime();
+    PersonDto person = mapper.fromProto(request.getPerson());
+    long mapped = System.nanoTime();
+    phases.since(start, "RegisterPerson", "map");
+    PersonDto registered = registry.register(request.getRequestId(), person);
+    long stored = System.nanoTime();
+    phases.since(mapped, "RegisterPerson", "store");
+    RegisterPersonResponse answer = RegisterPersonResponse.newBuilder().setPerson(mapper.toProto(registered)).build();
+    phases.since(stored, "RegisterPerson", "map");
+    response.onNext(answer);
     response.onCompleted();
   }
 
@@ -92,8 +104,13 @@ public class PersonGrpcService implements PersonServiceGrpc.AsyncService, Bindab
 
   @Override
   public void getPerson(GetPersonRequest request, StreamObserver<GetPersonResponse> response) {
+    long start = System.nanoTime();
     PersonDto person = registry.get(request.getId());
-    response.onNext(GetPersonResponse.newBuilder().setPerson(mapper.toProto(person)).build());
+    long found = System.nanoTime();
+    phases.since(start, "GetPerson", "store");
+    GetPersonResponse answer = GetPersonResponse.newBuilder().setPerson(mapper.toProto(person)).build();
+    phases.since(found, "GetPerson", "map");
+    response.onNext(answer);
     response.onCompleted();
   }
 

@@ -2,6 +2,7 @@ package com.acme.person.grpc;
 
 import build.buf.validate.Violations;
 import com.acme.person.error.ErrorMapper;
+import com.acme.person.metrics.Phases;
 import com.acme.person.v1.PersonServiceGrpc;
 import com.acme.person.validation.InvalidRequestException;
 import com.acme.person.validation.RequestValidator;
@@ -30,8 +31,10 @@ public class ValidationInterceptor implements ServerInterceptor {
 
   private final RequestValidator validator;
   private final ErrorMapper errors;
+  private final Phases phases;
 
-  public ValidationInterceptor(RequestValidator validator, ErrorMapper errors) {
+  public ValidationInterceptor(RequestValidator validator, ErrorMapper errors, Phases phases) {
+    this.phases = phases;
     this.validator = validator;
     this.errors = errors;
   }
@@ -56,7 +59,9 @@ public class ValidationInterceptor implements ServerInterceptor {
         if (isOver()) {
           return;
         }
+        long start = System.nanoTime();
         Violations violations = validator.violations((Message) message);
+        phases.since(start, method.getBareMethodName(), "validate");
         if (violations == null) {
           position++;
           super.onMessage(message);

@@ -1,0 +1,106 @@
+package com.acme.bench;
+
+import com.acme.compat.harness.Topology;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * `make bench`: starts the services as the compatibility harness does (Topology), runs every
+ * scenario plan.reps times, one repetition of all of them after the other (so a slow minute of
+ * the machine spreads over the scenarios instead of sinking one), and writes results.json.
+ *
+ * usage: Bench ROOT OUT_DIR full|smoke PYTHON
+ */
+public final class Bench {
+  private Bench() {}
+
+  public static void main(String[] args) throws Exception {
+    Path root = Path.of(args[0]).toAbsolutePath();
+    Path out = Files.createDirectories(Path.of(args[1]).toAbsolutePath());
+    Plan plan = Plan.of(args[2]);
+    String python = args[3];
+    Path work = Files.createDirectories(out.resolve("work"));
+    Path db = Files.createTempDirectory(work, "person-db");
+
+    Results results = new Results();
+    // The services' own defaults, where the compatibility topology changes them to test
+    // failures: person-spring caches a token's answer for 5 s (its default), as in production.
+    Map<String, String> personSettings = Map.of("AUTH_CACHE_TTL", "5s");
+    try (Topology topology = Topology.of(root, db, Map.of(), personSettings)) {
+      long started = System.nanoTime();
+      topology.start();
+      log("services up in %.1f s", (System.nanoTime() - started) / 1e9);
+      Services services = new Services(topology);
+      describe(results, plan, services, personSettings);
+
+      CallsInARow s1 = new CallsInARow(services, results);
+      HeaderBytes s2 = new HeaderBytes(services, results, root);
+      PayloadSweep s3 = new PayloadSweep(services, results);
+      NewConnections s4 = new NewConnections(services, results);
+      Concurrency s5 = new Concurrency(services, results, root, python);
+      PhaseShares s6 = new PhaseShares(services, results);
+      CrossCheck cross = new CrossCheck(services, results, work);
+      List<String> large = s5.store();
+      try {
+        for (int rep = 1; rep <= plan.reps(); rep++) {
+          int r = rep;
+          step("s1 calls in a row", rep, () -> s1.run(plan.callsInARow(), r));
+          step("s2 header bytes", rep, () -> s2.run(plan.headerCalls(), r));
+          step("s3 payload sweep", rep, () -> s3.run(plan.sweepRequests(), r));
+          step("s4 new connections", rep, () -> s4.run(plan.newConnectionCalls(), r));
+          step("s5 concurrency", rep, () -> s5.run(large, plan.concurrentRequests(), r));
+          step("s6 phases", rep, () -> s6.run(plan.phaseCalls(), r));
+          step("cross-check: h2load, both protocols", rep, () -> cross.sameClient(plan.sameClientRequests(), r));
+          step("cross-check: s1 by ghz and h2load", rep, () -> cross.callsInARow(plan.crossCheckCallsInARow(), r));
+          step("cross-check: s3 by ghz and h2load", rep, () -> cross.payloadSweep(plan.crossCheckSweepRequests(), r));
+        }
+      } finally {
+        topology.saveLogs(work);
+        results.write(out.resolve("results.json"));
+        log("%d figures in %s", results.size(), out.resolve("results.json"));
+      }
+    }
+  }
+
+  interface Step {
+    void run() throws Exception;
+  }
+
+  private static void step(String name, int rep, Step step) throws Exception {
+    long start = System.nanoTime();
+    step.run();
+    log("rep %d: %s (%.1f s)", rep, name, (System.nanoTime() - start) / 1e9);
+  }
+
+  /** What the report must say about how its figures were made. */
+  private static void describe(Results results, Plan plan, Services services, Map<String, String> personSettings)
+      throws IOException, InterruptedException {
+    results.meta("plan", plan.name());
+    results.meta("repetitions", plan.reps());
+    results.meta("date", Instant.now().toString());
+    results.meta("cores", Runtime.getRuntime().availableProcessors());
+    results.meta("memory", ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getTotalMemorySize() >> 20);
+    results.meta("client JDK", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
+    results.meta("auth-node Node", External.run(List.of("docker", "exec", services.authContainer, "node", "--version"), Map.of()).trim());
+    results.meta("person-spring JRE", External.run(List.of("docker", "exec", services.personContainer, "java", "-version"), Map.of())
+        .lines().findFirst().orElse("").trim());
+    for (String image : new String[] {"acme/auth-node:latest", "acme/person-spring:latest"}) {
+      results.meta(image, External.run(List.of("docker", "image", "inspect", "-f", "{{.Id}}", image), Map.of()).trim());
+    }
+    results.meta("ghz", "ghz " + System.getenv().getOrDefault("GHZ_VERSION", "(version unknown)"));
+    results.meta("h2load", External.run(List.of("h2load", "--version"), Map.of()).lines().findFirst().orElse("").trim());
+    results.meta("person-spring settings", personSettings.toString() + " over compatibility-tests/person-spring.env");
+    results.meta("warm-ups", "s1: " + CallsInARow.WARMUP + " calls of the same kind per N; s4: 50 calls per series; "
+        + "s5: 5 % of the calls; s6: up to 1,000 calls of each method; s3: none (open loop, every request counted)");
+  }
+
+  static void log(String format, Object... args) {
+    System.err.printf("[bench] " + format + "%n", args);
+  }
+}

@@ -1,0 +1,58 @@
+package com.acme.person.grpc;
+
+import com.acme.person.config.PersonProperties;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.grpc.server.ServerBuilderCustomizer;
+
+/** The gRPC server's transport settings beyond the limits (which application.yaml sets). */
+@Configuration(proxyBeanMethods = false)
+public class GrpcTransportConfig {
+
+  /**
+   * The HTTP/2 window each stream starts with — Netty's BDP auto-tuning stays on and may grow
+   * it; 1 MiB lets a 1 MB message flow without a round trip per 64 KiB (HTTP/2's default) — and
+   * where calls run: where the transport delivers them, unless OffloadingInterceptor moves a
+   * call that might wait to grpcCallPool.
+   */
+  @Bean
+  ServerBuilderCustomizer<NettyServerBuilder> grpcTransport(PersonProperties properties) {
+    return builder -> {
+      builder.initialFlowControlWindow((int) properties.grpc().flowControlWindow().toBytes());
+      builder.directExecutor();
+    };
+  }
+
+  /**
+   * The threads of calls that might wait (OffloadingInterceptor): a cached pool, as grpc-java's
+   * own default executor is, so that a slow auth service cannot starve other calls of threads.
+   */
+  /**
+   * The threads of calls with a large request (OffloadingInterceptor), few and with a queue:
+   * the embedded database writes one page at a time, so more writers only add memory — a
+   * thread per call let 100 calls of 1 MB each hold their buffers at once.
+   */
+  @Bean(destroyMethod = "shutdown")
+  ExecutorService grpcLargeCallPool(PersonProperties properties) {
+    AtomicInteger n = new AtomicInteger();
+    return Executors.newFixedThreadPool(properties.grpc().largeCallThreads(), r -> {
+      Thread t = new Thread(r, "grpc-large-call-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  @Bean(destroyMethod = "shutdown")
+  ExecutorService grpcCallPool() {
+    AtomicInteger n = new AtomicInteger();
+    return Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "grpc-call-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+}

@@ -1,0 +1,35 @@
+package com.acme.person.metrics;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.springframework.stereotype.Component;
+
+/**
+ * Where a gRPC call's time goes inside the service: one Micrometer timer per method and phase
+ * (decode, auth, validate, map, store, encode, and the call's whole time on the server,
+ * total), served at /actuator/prometheus as person_call_phase_seconds. The benchmarks read it
+ * to say what share of a real request the DTO ↔ protobuf mapping is (scenario 6).
+ */
+@Component
+public class Phases {
+  public static final String METRIC = "person.call.phase";
+
+  private final MeterRegistry registry;
+  private final Map<String, Map<String, Timer>> timers = new ConcurrentHashMap<>();
+
+  public Phases(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** Records the time since startNanos (System.nanoTime()) as method's phase. */
+  public void since(long startNanos, String method, String phase) {
+    long took = System.nanoTime() - startNanos;
+    timers
+        .computeIfAbsent(method, m -> new ConcurrentHashMap<>())
+        .computeIfAbsent(phase, p -> Timer.builder(METRIC).tag("method", method).tag("phase", phase).register(registry))
+        .record(took, TimeUnit.NANOSECONDS);
+  }
+}
