@@ -96,7 +96,7 @@ public class OffloadingInterceptor implements ServerInterceptor {
    * one after the other, in the call's context. An exception ends the call with ErrorMapper's
    * status and cancels the handler, as DecodingInterceptor does on the transport thread.
    */
-  private final class Offloaded<ReqT> extends ServerCall.Listener<ReqT> {
+  private final class Offloaded<ReqT> extends ServerCall.Listener<ReqT> implements OrderedListener {
     private final ClosingOnceServerCall<ReqT, ?> call;
     // Set before the first task is submitted to it; read and written by the transport thread.
     private Executor serial;
@@ -124,6 +124,11 @@ public class OffloadingInterceptor implements ServerInterceptor {
           refuse(e);
         }
       });
+    }
+
+    @Override
+    public void inOrder(Runnable task) {
+      dispatch(task);
     }
 
     private void dispatch(Runnable task) {

@@ -33,7 +33,13 @@ abstract class RefusingListener<ReqT> extends SimpleForwardingServerCallListener
     }
     refused = true;
     Metadata trailers = status.getTrailers();
-    call.close(status.getStatus(), trailers == null ? new Metadata() : trailers);
+    Runnable close = () -> call.close(status.getStatus(), trailers == null ? new Metadata() : trailers);
+    // After what the listeners inside still have queued: the first to close the call wins.
+    if (delegate() instanceof OrderedListener ordered) {
+      ordered.inOrder(close);
+    } else {
+      close.run();
+    }
     super.onCancel();
   }
 
