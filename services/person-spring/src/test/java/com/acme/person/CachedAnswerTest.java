@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.acme.person.v1.GetPersonRequest;
 import com.acme.person.v1.PersonServiceGrpc;
 import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -65,7 +64,7 @@ class CachedAnswerTest extends ServiceTestBase {
   void aCallRunOnTheTransportThreadNeverAsksTheAuthService() {
     GetPersonRequest unknown = GetPersonRequest.newBuilder().setId(UUID.randomUUID().toString()).build();
     var stub = withToken(PersonServiceGrpc.newBlockingStub(channel), token);
-    assertThat(code(() -> stub.withDeadlineAfter(5, TimeUnit.SECONDS).getPerson(unknown))).isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(codeOf(() -> stub.withDeadlineAfter(5, TimeUnit.SECONDS).getPerson(unknown))).isEqualTo(Status.Code.NOT_FOUND);
     int validations = AUTH.validations();
 
     // The token (valid for 10 minutes) looks cached at the first reading, expired at the next.
@@ -73,19 +72,10 @@ class CachedAnswerTest extends ServiceTestBase {
       JumpingClock.SCRIPT.add(Instant.now());
       JumpingClock.SCRIPT.add(Instant.now().plusSeconds(3600));
     }
-    assertThat(code(() -> stub.withDeadlineAfter(5, TimeUnit.SECONDS).getPerson(unknown))).isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(codeOf(() -> stub.withDeadlineAfter(5, TimeUnit.SECONDS).getPerson(unknown))).isEqualTo(Status.Code.NOT_FOUND);
     assertThat(AUTH.validations()).as("validations of the token by the auth service").isEqualTo(validations);
     synchronized (JumpingClock.SCRIPT) {
       JumpingClock.SCRIPT.clear();
-    }
-  }
-
-  private static Status.Code code(Runnable call) {
-    try {
-      call.run();
-      return Status.Code.OK;
-    } catch (StatusRuntimeException e) {
-      return e.getStatus().getCode();
     }
   }
 }

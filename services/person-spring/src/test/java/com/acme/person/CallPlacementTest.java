@@ -91,7 +91,7 @@ class CallPlacementTest extends ServiceTestBase {
   void largeCallsBeyondTheLimitInProgressAreRefusedAndThePermitComesBack() throws Exception {
     // A token with a cached answer: only calls that start inline are moved, and counted, by size.
     blocking().registerPerson(People.register(People.person(People.uniqueName("small first"), 30)));
-    var held = CompletableFuture.supplyAsync(() -> code(() -> blocking().registerPerson(
+    var held = CompletableFuture.supplyAsync(() -> codeOf(() -> blocking().registerPerson(
         People.register(People.bigPerson(People.uniqueName("hold"), 100 << 10)))));
     assertThat(ThreadProbe.HELD.await(10, TimeUnit.SECONDS)).as("the first large call is in progress").isTrue();
 
@@ -124,33 +124,24 @@ class CallPlacementTest extends ServiceTestBase {
     GetPersonRequest unknown = GetPersonRequest.newBuilder().setId(UUID.randomUUID().toString()).build();
     // A deadline, so that a transport thread held up fails the test instead of hanging it.
     var cached = withToken(PersonServiceGrpc.newBlockingStub(channel), token).withDeadlineAfter(5, TimeUnit.SECONDS);
-    assertThat(code(() -> cached.getPerson(unknown))).isEqualTo(Status.Code.NOT_FOUND); // now cached
+    assertThat(codeOf(() -> cached.getPerson(unknown))).isEqualTo(Status.Code.NOT_FOUND); // now cached
 
     // More hanging calls than the machine has transport threads (Netty: twice the cores).
     List<CompletableFuture<Status.Code>> hanging = new ArrayList<>();
     for (int i = 0; i < 2 * Runtime.getRuntime().availableProcessors() + 2; i++) {
       var stub = withToken(PersonServiceGrpc.newBlockingStub(channel), StandInAuthService.HANG);
-      hanging.add(CompletableFuture.supplyAsync(() -> code(() -> stub.getPerson(unknown))));
+      hanging.add(CompletableFuture.supplyAsync(() -> codeOf(() -> stub.getPerson(unknown))));
     }
     Thread.sleep(300); // they are all waiting on the auth service now
 
     long start = System.nanoTime();
     var again = withToken(PersonServiceGrpc.newBlockingStub(channel), token).withDeadlineAfter(5, TimeUnit.SECONDS);
-    assertThat(code(() -> again.getPerson(unknown))).isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(codeOf(() -> again.getPerson(unknown))).isEqualTo(Status.Code.NOT_FOUND);
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     assertThat(took).as("a cached call while others wait on the auth service").isLessThan(Duration.ofMillis(1000));
 
     for (CompletableFuture<Status.Code> call : hanging) {
       assertThat(call.get(10, TimeUnit.SECONDS)).isEqualTo(Status.Code.UNAVAILABLE);
-    }
-  }
-
-  private static Status.Code code(Runnable call) {
-    try {
-      call.run();
-      return Status.Code.OK;
-    } catch (StatusRuntimeException e) {
-      return e.getStatus().getCode();
     }
   }
 }

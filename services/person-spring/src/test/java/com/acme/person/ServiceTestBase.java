@@ -3,6 +3,7 @@ package com.acme.person;
 import com.acme.person.v1.PersonServiceGrpc;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.protobuf.StatusProto;
@@ -94,6 +95,16 @@ public abstract class ServiceTestBase {
   /** Waits until no RegisterPeople worker holds a transaction any more (committed or rolled back). */
   protected void awaitStreamWorkersIdle() {
     Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> registerPeopleWorkers.getActiveCount() == 0);
+  }
+
+  /** How call ended: OK, or the code of the status it failed with. */
+  protected static Status.Code codeOf(Runnable call) {
+    try {
+      call.run();
+      return Status.Code.OK;
+    } catch (StatusRuntimeException e) {
+      return e.getStatus().getCode();
+    }
   }
 
   /** The buf.validate.Violations detail of an INVALID_ARGUMENT status, as any client decodes it. */

@@ -2,13 +2,13 @@ package com.acme.person.config;
 
 import com.acme.person.mapping.MapStructPersonMapperImpl;
 import com.acme.person.mapping.PersonMapper;
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.grpc.BindableService;
 import io.grpc.protobuf.services.ProtoReflectionService;
 import java.time.Clock;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -34,18 +34,13 @@ public class ServiceConfig {
    */
   @Bean(destroyMethod = "shutdown")
   ThreadPoolExecutor registerPeopleWorkers(PersonProperties properties) {
-    AtomicInteger n = new AtomicInteger();
     return new ThreadPoolExecutor(
         0,
         properties.registerPeople().maxConcurrentStreams(),
         60,
         TimeUnit.SECONDS,
         new SynchronousQueue<>(),
-        r -> {
-          Thread t = new Thread(r, "register-people-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+        new ThreadFactoryBuilder().setNameFormat("register-people-%d").setDaemon(true).build());
   }
 
   /**

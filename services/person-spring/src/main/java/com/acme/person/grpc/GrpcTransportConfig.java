@@ -1,10 +1,10 @@
 package com.acme.person.grpc;
 
 import com.acme.person.config.PersonProperties;
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.grpc.server.ServerBuilderCustomizer;
@@ -28,31 +28,23 @@ public class GrpcTransportConfig {
   }
 
   /**
-   * The threads of calls that might wait (OffloadingInterceptor): a cached pool, as grpc-java's
-   * own default executor is, so that a slow auth service cannot starve other calls of threads.
-   */
-  /**
    * The threads of calls with a large request (OffloadingInterceptor), few and with a queue:
    * the embedded database writes one page at a time, so more writers only add memory — a
    * thread per call let 100 calls of 1 MB each hold their buffers at once.
    */
   @Bean(destroyMethod = "shutdown")
   ExecutorService grpcLargeCallPool(PersonProperties properties) {
-    AtomicInteger n = new AtomicInteger();
-    return Executors.newFixedThreadPool(properties.grpc().largeCallThreads(), r -> {
-      Thread t = new Thread(r, "grpc-large-call-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    return Executors.newFixedThreadPool(
+        properties.grpc().largeCallThreads(),
+        new ThreadFactoryBuilder().setNameFormat("grpc-large-call-%d").setDaemon(true).build());
   }
 
+  /**
+   * The threads of calls that might wait (OffloadingInterceptor): a cached pool, as grpc-java's
+   * own default executor is, so that a slow auth service cannot starve other calls of threads.
+   */
   @Bean(destroyMethod = "shutdown")
   ExecutorService grpcCallPool() {
-    AtomicInteger n = new AtomicInteger();
-    return Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "grpc-call-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    return Executors.newCachedThreadPool(new ThreadFactoryBuilder().setNameFormat("grpc-call-%d").setDaemon(true).build());
   }
 }

@@ -79,11 +79,9 @@ public class PersonGrpcService implements PersonServiceGrpc.AsyncService, Bindab
       RegisterPersonRequest request, StreamObserver<RegisterPersonResponse> response) {
     long start = System.nanoTime();
     PersonDto person = mapper.fromProto(request.getPerson());
-    long mapped = System.nanoTime();
-    phases.since(start, "RegisterPerson", "map");
+    long mapped = phases.since(start, "RegisterPerson", "map");
     PersonDto registered = registry.register(request.getRequestId(), person);
-    long stored = System.nanoTime();
-    phases.since(mapped, "RegisterPerson", "store");
+    long stored = phases.since(mapped, "RegisterPerson", "store");
     RegisterPersonResponse answer = RegisterPersonResponse.newBuilder().setPerson(mapper.toProto(registered)).build();
     phases.since(stored, "RegisterPerson", "map");
     response.onNext(answer);
@@ -106,8 +104,7 @@ public class PersonGrpcService implements PersonServiceGrpc.AsyncService, Bindab
   public void getPerson(GetPersonRequest request, StreamObserver<GetPersonResponse> response) {
     long start = System.nanoTime();
     PersonDto person = registry.get(request.getId());
-    long found = System.nanoTime();
-    phases.since(start, "GetPerson", "store");
+    long found = phases.since(start, "GetPerson", "store");
     GetPersonResponse answer = GetPersonResponse.newBuilder().setPerson(mapper.toProto(person)).build();
     phases.since(found, "GetPerson", "map");
     response.onNext(answer);

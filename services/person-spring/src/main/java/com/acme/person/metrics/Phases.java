@@ -24,12 +24,16 @@ public class Phases {
     this.registry = registry;
   }
 
-  /** Records the time since startNanos (System.nanoTime()) as method's phase. */
-  public void since(long startNanos, String method, String phase) {
-    long took = System.nanoTime() - startNanos;
+  /**
+   * Records the time since startNanos (System.nanoTime()) as method's phase, and returns the
+   * time it read: the start of the phase that follows.
+   */
+  public long since(long startNanos, String method, String phase) {
+    long now = System.nanoTime();
     timers
         .computeIfAbsent(method, m -> new ConcurrentHashMap<>())
         .computeIfAbsent(phase, p -> Timer.builder(METRIC).tag("method", method).tag("phase", phase).register(registry))
-        .record(took, TimeUnit.NANOSECONDS);
+        .record(now - startNanos, TimeUnit.NANOSECONDS);
+    return now;
   }
 }
