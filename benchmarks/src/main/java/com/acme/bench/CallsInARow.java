@@ -3,13 +3,10 @@ package com.acme.bench;
 import com.acme.person.v1.Person;
 import com.acme.person.v1.PersonServiceGrpc;
 import com.acme.person.v1.RegisterPeopleRequest;
-import com.acme.person.v1.RegisterPeopleResponse;
 import io.grpc.ManagedChannel;
-import io.grpc.stub.StreamObserver;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -89,27 +86,8 @@ final class CallsInARow {
 
   /** One RegisterPeople stream of n people, honouring flow control; returns when answered. */
   private void send(PersonServiceGrpc.PersonServiceStub stub, int n) throws Exception {
-    CompletableFuture<RegisterPeopleResponse> answer = new CompletableFuture<>();
     RegisterPeopleRequest request = RegisterPeopleRequest.newBuilder().setPerson(person).build();
-    StreamFeeder.feed(
-        stub::registerPeople,
-        n,
-        i -> request,
-        new StreamObserver<>() {
-          @Override
-          public void onNext(RegisterPeopleResponse value) {
-            answer.complete(value);
-          }
-
-          @Override
-          public void onError(Throwable t) {
-            answer.completeExceptionally(t);
-          }
-
-          @Override
-          public void onCompleted() {}
-        });
-    long stored = answer.get(10, TimeUnit.MINUTES).getCount();
+    long stored = StreamFeeder.feed(stub::registerPeople, n, i -> request).get(10, TimeUnit.MINUTES).getCount();
     if (stored != n) {
       throw new IllegalStateException("RegisterPeople stored " + stored + " of " + n);
     }

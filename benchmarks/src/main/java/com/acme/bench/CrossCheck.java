@@ -10,9 +10,9 @@ import java.util.List;
 
 /**
  * The independent load generators, against the same containers:
- * - h2load for both protocols at 1 and 50 concurrent clients, on both services (the issue's
- *   first measurement; the target is gRPC ≥ REST), person-spring's GetPerson and auth-node's
- *   ValidateToken;
+ * - h2load for both protocols at 1 and 50 concurrent clients, on both services: one client
+ *   program for both, so the only difference left is the protocol; person-spring's GetPerson
+ *   and auth-node's ValidateToken;
  * - scenario 1's calls in a row again, with ghz (gRPC) and h2load (REST), at one N;
  * - scenario 3's responses again at 100 requests/s, with ghz and h2load.
  */
@@ -34,7 +34,9 @@ final class CrossCheck {
   private static final List<String> GRPC = List.of("content-type: application/grpc", "te: trailers");
 
   private List<String> grpcAuthorized() {
-    return List.of("content-type: application/grpc", "te: trailers", "authorization: Bearer " + services.token);
+    List<String> headers = new java.util.ArrayList<>(GRPC);
+    headers.addAll(bearer());
+    return headers;
   }
 
   /** h2load, same client for both protocols, c = 1 and 50. */

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Scenario 2 (report 001): the request header bytes of a repeated authenticated call with our
@@ -83,14 +84,12 @@ final class HeaderBytes {
   }
 
   private void node(String proxy, String protocol, String httpVersion, int calls) throws Exception {
-    ProcessBuilder node =
-        new ProcessBuilder("node", root.resolve("benchmarks/node/calls.mjs").toString(), "http://" + proxy, protocol, httpVersion, String.valueOf(calls))
-            .redirectErrorStream(true);
     // The token through the environment, not the command line (ps shows that).
-    node.environment().put("BENCH_TOKEN", services.token);
-    Process p = node.start();
-    String out = new String(p.getInputStream().readAllBytes()).trim();
-    if (p.waitFor() != 0 || !out.equals(String.valueOf(calls))) {
+    String out = External.run(
+        List.of("node", root.resolve("benchmarks/node/calls.mjs").toString(), "http://" + proxy, protocol, httpVersion,
+            String.valueOf(calls)),
+        Map.of("BENCH_TOKEN", services.token)).trim();
+    if (!out.equals(String.valueOf(calls))) {
       throw new IllegalStateException("calls.mjs " + protocol + " " + httpVersion + ": " + out);
     }
   }

@@ -16,7 +16,11 @@ import java.util.function.Supplier;
  * omission).
  */
 final class OpenLoop {
-  /** The most requests in flight at once: k6's VUs; the report's runs used 100. */
+  /**
+   * The most requests in flight at once, as k6's pre-allocated VUs: when this many are
+   * unanswered the next due request is dropped, so a stalled service shows as drops instead
+   * of an ever-growing queue in the client.
+   */
   static final int MAX_IN_FLIGHT = 100;
 
   record Outcome(Latencies latencies, int sent, int dropped, int failed, double achievedRate, String firstError) {}
