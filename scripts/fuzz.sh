@@ -44,8 +44,21 @@ done
 crashed=0
 for pid in "${pids[@]}"; do wait "$pid" || crashed=1; done
 log "fuzzed in $((SECONDS - start)) s; every worker's log and report in $out/"
-for report in "$out"/*.json; do [[ -f "$report" ]] || die "a worker wrote no report: see $out/*.stderr"; done
-((workers * 2 == $(ls "$out"/*.json | wc -l))) || die "a worker wrote no report: see $out/*.stderr"
-(cd "$ROOT/fuzz" && "$out/venv/bin/python" -m acme_fuzz.summary "$out"/*.json) \
+# A worker that crashed says why on its standard error: print the end of it here, where a CI
+# log (which keeps only the end of a run) shows it.
+worker_errors() {
+  local f
+  for f in "$out"/*.stderr; do
+    [[ -s "$f" ]] || continue
+    echo "── the last lines of ${f#"$ROOT/"} ──"
+    tail -n 25 "$f"
+  done
+}
+reports=("$out"/*.json)
+if [[ ! -f "${reports[0]}" ]] || ((workers * 2 != ${#reports[@]})); then
+  worker_errors
+  die "a worker wrote no report (its standard error is above)"
+fi
+(cd "$ROOT/fuzz" && "$out/venv/bin/python" -m acme_fuzz.summary "${reports[@]}") \
   || die "the fuzz suite found problems (above); a failing input is saved in fuzz/regressions/"
-((crashed == 0)) || die "a fuzz worker failed: see $out/*.stderr"
+((crashed == 0)) || { worker_errors; die "a fuzz worker failed (its standard error is above)"; }

@@ -24,19 +24,29 @@ suites=(
   "bench-smoke|scripts/bench.sh smoke"
 )
 
-passed=0 failed=0 report=()
+# Each suite's output is also kept in .tmp/test-logs/, and a failed suite's last lines are
+# printed again after the summary: CI keeps only the end of a run's output, and the cause of a
+# failure must be in it.
+logs="$TOOLS/test-logs"
+rm -rf "$logs" && mkdir -p "$logs"
+passed=0 failed=0 report=() failures=()
 for entry in "${suites[@]}"; do
   name="${entry%%|*}" cmd="${entry#*|}"
   log "suite: $name ($cmd)"
   start=$SECONDS
-  if bash -c "$cmd"; then
+  if bash -c "set -o pipefail; ($cmd) 2>&1 | tee '$logs/$name.log'"; then
     passed=$((passed + 1)) verdict=pass
   else
-    failed=$((failed + 1)) verdict=FAIL
+    failed=$((failed + 1)) verdict=FAIL failures+=("$name")
   fi
   report+=("$(printf '  %-24s %-4s %4ss' "$name" "$verdict" $((SECONDS - start)))")
 done
 
+for name in "${failures[@]}"; do
+  echo
+  echo "── the last 60 lines of the failed suite $name (whole log: .tmp/test-logs/$name.log) ──"
+  tail -n 60 "$logs/$name.log"
+done
 echo
 echo "Test suites"
 printf '%s\n' "${report[@]}"
