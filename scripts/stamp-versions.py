@@ -125,7 +125,7 @@ def main() -> None:
             v,
             own_version=False,
         ),
-        # The TypeScript compatibility driver: the same SDK and runtimes as the services use.
+        # The TypeScript compatibility client: the same SDK and runtimes as the services use.
         "compatibility-tests/clients/ts/package.json": stamp_package_json(
             "compatibility-tests/clients/ts/package.json",
             {
@@ -148,7 +148,7 @@ def main() -> None:
             v["SDK_VERSION"],
             "services/person-spring/pom.xml",
         ),
-        # The compatibility driver follows the SDK's version and runs on the SDK's runtimes.
+        # The Java compatibility client follows the SDK's version and runs on the SDK's runtimes.
         "compatibility-tests/clients/java/pom.xml": stamp_pom(
             "compatibility-tests/clients/java/pom.xml",
             "compat-client-java",
@@ -158,6 +158,13 @@ def main() -> None:
                 "grpc.version": "GRPC_JAVA_VERSION",
                 "protovalidate.version": "PROTOVALIDATE_JAVA_VERSION",
             },
+            v,
+        ),
+        # The executor protocol of the compatibility tests, on the SDK's protobuf runtime.
+        "compatibility-tests/executor/pom.xml": stamp_pom(
+            "compatibility-tests/executor/pom.xml",
+            "compat-executor-protocol",
+            {"protobuf.version": "PROTOBUF_JAVA_VERSION"},
             v,
         ),
         "gen/python/pyproject.toml": stamp_pyproject(

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test-compat.sh — `make test-compat`: the compatibility harness (compatibility-tests/). Builds
-# both service images (service-images.sh), the newer schema and every client driver, then
+# both service images (service-images.sh), the newer schema and every client, then
 # runs the harness, which starts the topology in Testcontainers and prints the matrix.
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -15,14 +15,14 @@ start=$SECONDS
 "$ROOT/compatibility-tests/schema-next/build.sh" >/dev/null
 shopt -s nullglob
 for build in compatibility-tests/clients/*/build.sh; do
-  log "building the $(basename "$(dirname "$build")") driver"
+  log "building the $(basename "$(dirname "$build")") client"
   "$build"
 done
 # The harness's own unit tests (its verdict rules) run here; the modules it depends on were
 # tested by their own suites.
 "${MVN[@]}" -q -pl compatibility-tests/harness -am package \
   -Dtest='com.acme.compat.harness.*Test' -Dsurefire.failIfNoSpecifiedTests=false
-log "drivers and harness built in $((SECONDS - start)) s"
+log "clients and harness built in $((SECONDS - start)) s"
 
 harness=compatibility-tests/harness/target
 java -cp "$harness/classes:$(cat "$harness/classpath.txt")" com.acme.compat.harness.Main "$ROOT"

@@ -1,4 +1,4 @@
-// A request stream the driver feeds by hand: push() sends a message, end() half-closes,
+// A request stream the executor feeds by hand: push() sends a message, end() half-closes,
 // and a stream that is never ended stays open (for deadlines and cancellation). Connect
 // reads request streams as AsyncIterables; this is the smallest one that lets a feature
 // decide when each message goes out.

@@ -16,12 +16,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Runs one client driver (clients/&lt;lang&gt;/run.sh) and reads its JSON lines. The driver contract
- * is in compatibility-tests/README.md: one {"feature","result","detail","ms"} line per requested
- * feature. Anything the driver leaves unreported — it crashed, hung or skipped one — is a failure
- * with the reason, never a silent gap.
+ * Runs one client in a golden mode (clients/&lt;lang&gt;/run.sh golden-encode|golden-decode) and
+ * reads its JSON lines (compatibility-tests/README.md, "The golden wire vectors"): one
+ * {"feature","result","detail","ms"} line per requested feature. Anything the client leaves
+ * unreported — it crashed, hung or skipped one — is a failure with the reason, never a silent gap.
  */
-final class Driver {
+final class GoldenRun {
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -29,13 +29,13 @@ final class Driver {
   private final Path logDir;
   private final Duration timeout;
 
-  Driver(Config.Client client, Path logDir, Duration timeout) {
+  GoldenRun(Config.Client client, Path logDir, Duration timeout) {
     this.client = client;
     this.logDir = logDir;
     this.timeout = timeout;
   }
 
-  /** Runs the driver with args, asking for features; one Case per requested feature. */
+  /** Runs the client with args, asking for features; one Case per requested feature. */
   List<Case> run(
       String server, String protocol, List<String> features, List<String> args, Map<String, String> env)
       throws IOException, InterruptedException {
@@ -51,7 +51,7 @@ final class Driver {
       process = builder.start();
     } catch (IOException e) {
       return features.stream()
-          .map(f -> new Case(client.name(), server, protocol, f, false, "the driver did not start: " + e.getMessage(), 0))
+          .map(f -> new Case(client.name(), server, protocol, f, false, "the client did not start: " + e.getMessage(), 0))
           .toList();
     }
 
@@ -68,7 +68,7 @@ final class Driver {
                       accept(line, server, protocol, features, reported, problems);
                     }
                   } catch (IOException e) {
-                    problems.add("reading the driver's output failed: " + e.getMessage());
+                    problems.add("reading the client's output failed: " + e.getMessage());
                   }
                 });
     reader.start();
@@ -81,7 +81,7 @@ final class Driver {
     reader.join();
     long ms = (System.nanoTime() - start) / 1_000_000;
     String why =
-        (finished ? "driver exited " + process.exitValue() : "driver killed")
+        (finished ? "client exited " + process.exitValue() : "client killed")
             + (problems.isEmpty() ? "" : ": " + String.join("; ", problems))
             + " (log: " + log + ")";
 
@@ -92,7 +92,7 @@ final class Driver {
     }
     if (finished && process.exitValue() != 0 && reported.size() == features.size()) {
       // Every feature reported but a non-zero exit: the contract says that is a crash.
-      cases.add(new Case(client.name(), server, protocol, "driver-exit", false, why, ms));
+      cases.add(new Case(client.name(), server, protocol, "client-exit", false, why, ms));
     }
     for (String problem : problems) {
       System.err.println("  " + client.name() + " " + server + " " + protocol + ": " + problem);
