@@ -5,7 +5,7 @@ SHELL := bash
 .DEFAULT_GOAL := all
 MAKEFLAGS += --no-print-directory
 
-.PHONY: help all setup gen format lint format-check breaking drift check sdk \
+.PHONY: help all setup gen format lint format-check breaking drift versions check-versions check sdk \
         test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean \
         auth-node test-auth-node bench-auth run-auth image-auth \
         test-person test-person-postgres bench-person run-person image-person test-compat \
@@ -20,7 +20,7 @@ all: ## The main job: set up tools, run the governance gate, build the three SDK
 setup: ## Install every pinned tool into .tmp/ (Node, buf, protoc, plugins, Python tools, actionlint).
 	@scripts/setup-tools.sh
 
-gen: setup ## Regenerate gen/ from proto/ (buf generate) and stamp versions from versions.env.
+gen: setup ## Regenerate gen/ from proto/ (buf generate), with versions.env's versions in its manifests.
 	@scripts/gen.sh
 
 format: setup ## Rewrite proto/ in buf's canonical format.
@@ -38,7 +38,13 @@ breaking: setup ## buf breaking (FILE) against BASE_REF, or the merge base with 
 drift: setup ## Drift gate: regenerating gen/ must change nothing.
 	@scripts/check-drift.sh
 
-check: setup ## The governance gate: lint + format + breaking + drift.
+versions: ## Write versions.env's versions into every manifest, workflow and POM that names one.
+	@python3 scripts/versions.py write
+
+check-versions: ## Every pinned version must be versions.env's (part of make check).
+	@scripts/check-versions.sh
+
+check: setup ## The governance gate: lint + format + breaking + versions + drift.
 	@scripts/check.sh
 
 sdk: setup ## Build the Java, TypeScript and Python SDK packages into dist/.

@@ -17,7 +17,7 @@ out="$ROOT/$module/target"
 
 "$ROOT/scripts/sdk-java.sh" build >/dev/null
 "${MVN[@]}" -q -Pbench -pl "$module" -am package \
-  org.apache.maven.plugins:maven-dependency-plugin:3.9.0:build-classpath \
+  "org.apache.maven.plugins:maven-dependency-plugin:$MAVEN_DEPENDENCY_PLUGIN_VERSION:build-classpath" \
   -Dmdep.outputFile=target/classpath.txt -DskipTests
 cp="$out/classes:$(cat "$out/classpath.txt")"
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# check.sh — the governance gate: lint, format, breaking and drift. Runs every check even
-# after one fails, so one run shows everything to fix; exits non-zero if any failed.
-# SCHEMA_ONLY=1 leaves out the drift gate (the schema-change suite uses that).
+# check.sh — the governance gate: lint, format, breaking, versions and drift. Runs every check
+# even after one fails, so one run shows everything to fix; exits non-zero if any failed.
+# SCHEMA_ONLY=1 checks the schema alone, without versions and drift (the schema-change suite).
 source "$(dirname "$0")/lib.sh"
 
 checks=(lint format breaking)
-[[ "${SCHEMA_ONLY:-0}" == "1" ]] || checks+=(drift)
+[[ "${SCHEMA_ONLY:-0}" == "1" ]] || checks+=(versions drift)
 
 failed=()
 for check in "${checks[@]}"; do

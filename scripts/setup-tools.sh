@@ -40,7 +40,7 @@ install_npm_workspace() {
 }
 
 # Goals outside Maven's default lifecycle resolve to the newest plugin unless named in full.
-DEPENDENCY_PLUGIN="org.apache.maven.plugins:maven-dependency-plugin:3.9.0"
+DEPENDENCY_PLUGIN="org.apache.maven.plugins:maven-dependency-plugin:$MAVEN_DEPENDENCY_PLUGIN_VERSION"
 
 install_maven() {
   done_before maven "$MAVEN_VERSION" && return
@@ -139,8 +139,6 @@ install_actionlint() {
   stamp actionlint "$ACTIONLINT_VERSION"
 }
 
-# Manifests first: a version changed in versions.env reaches package.json before npm runs.
-python3 "$ROOT/scripts/stamp-versions.py"
 install_maven
 install_node
 install_npm_workspace
