@@ -115,7 +115,7 @@ run-auth: setup ## Run the auth service in the foreground (configure with AUTH_*
 image-auth: setup ## Build the acme/auth-node Docker image (local base image) and smoke-test it.
 	@scripts/auth-node.sh image
 
-base-images: ## Start a Docker engine if none answers; build the local JRE and Node base images.
+base-images: ## Start a Docker engine if none answers; the JRE and Node base images (official if a registry answers, else built here; BASE_IMAGES).
 	@scripts/build-base-images.sh
 
 clean: ## Remove build output (dist/, target/); keeps the tool cache in .tmp/.

@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
-# build-base-images.sh — the service images' base images, built here because no container
-# registry can be reached: nothing is pulled. Each is a plain root filesystem put together
-# from this machine's files and loaded with `docker import`:
-#   acme/jre-base:17    a jlink'd Java 17 runtime (what the official eclipse-temurin JRE gives)
-#   acme/node-base:24   the project's pinned Node binary (what the official node image gives)
-# Both carry a static busybox as /bin/sh, so `docker exec` and Testcontainers' port checks
-# work. An image is rebuilt only when its inputs change: its `acme.inputs` label holds their hash.
-# On a machine with registry access the services' Dockerfiles use official images instead
-# (their BASE_IMAGE build argument), and this script is not needed.
+# build-base-images.sh — the two images the services are built on:
+#   acme/jre-base:17    a Java 17 runtime in /opt/java/openjdk
+#   acme/node-base:24   Node 24 in /usr/local/bin
+# BASE_IMAGES chooses where they come from. `official` pulls eclipse-temurin:17-jre and
+# node:24-slim and names them so; `local` builds them from this machine's files, for machines
+# that reach no container registry: a plain root filesystem loaded with `docker import`, with
+# a jlink'd runtime of the JDK in JAVA_HOME (or JDK_HOME, or the one `javac` is) and the
+# project's pinned Node, and a static busybox as /bin/sh so `docker exec` and Testcontainers'
+# port checks work. `auto` (the default) takes the official images when a registry answers and
+# builds locally when none does. Either way the images have the official layout, so nothing
+# downstream knows the difference. An image is made again only when its inputs change: its
+# `acme.inputs` label holds their hash.
 source "$(dirname "$0")/lib.sh"
 "$ROOT/scripts/setup-docker.sh"
 
-JRE_IMAGE="acme/jre-base:17"
-NODE_IMAGE="acme/node-base:24"
-JDK_HOME="${JDK_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
+JRE_IMAGE="acme/jre-base:$JAVA_VERSION"
+NODE_IMAGE="acme/node-base:${NODE_VERSION%%.*}"
+JRE_OFFICIAL="eclipse-temurin:$JAVA_VERSION-jre"
+NODE_OFFICIAL="node:${NODE_VERSION%%.*}-slim"
+mode="${BASE_IMAGES:-auto}"
+[[ "$mode" =~ ^(auto|official|local)$ ]] || die "BASE_IMAGES must be auto, official or local, not $mode"
 # What Spring Boot, gRPC/Netty, JDBC drivers and JMX need; java.desktop for java.beans.
 JRE_MODULES="java.base,java.desktop,java.instrument,java.logging,java.management,java.naming,java.net.http,java.scripting,java.security.jgss,java.security.sasl,java.sql,java.transaction.xa,java.xml,jdk.crypto.ec,jdk.jfr,jdk.management,jdk.naming.dns,jdk.net,jdk.unsupported,jdk.zipfs"
 
@@ -63,8 +69,37 @@ up_to_date() {
   [[ "$(docker image inspect -f '{{index .Config.Labels "acme.inputs"}}' "$1" 2>/dev/null)" == "$2" ]]
 }
 
+# official IMAGE OFFICIAL — IMAGE is OFFICIAL, pulled, unless BASE_IMAGES=local; false when no
+# registry answered (an error with BASE_IMAGES=official). The pull runs once, not every time.
+official() {
+  [[ "$mode" != local ]] || return 1
+  up_to_date "$1" "official:$2" && { log "$1 is $2, pulled before"; return 0; }
+  if timeout 300 docker pull -q "$2" >/dev/null 2>&1; then
+    printf 'FROM %s\nLABEL acme.inputs=official:%s\n' "$2" "$2" | docker build -q -t "$1" - >/dev/null
+    log "$1 is $2, pulled"
+    return 0
+  fi
+  [[ "$mode" == auto ]] || die "could not pull $2 (BASE_IMAGES=official)"
+  return 1
+}
+
+# jdk_home — the JDK whose jlink makes the runtime: JDK_HOME, else JAVA_HOME (what setup-java
+# sets on a CI runner), else the one javac on PATH belongs to. It must be a JDK $JAVA_VERSION.
+jdk_home() {
+  local home="${JDK_HOME:-${JAVA_HOME:-}}"
+  if [[ -z "$home" ]] && command -v javac >/dev/null; then
+    home="$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")"
+  fi
+  [[ -x "$home/bin/jlink" ]] || die "no JDK with jlink found: set JAVA_HOME to a JDK $JAVA_VERSION"
+  "$home/bin/java" -version 2>&1 | grep -q "version \"$JAVA_VERSION[.\"]" \
+    || die "$home is not a JDK $JAVA_VERSION: $("$home/bin/java" -version 2>&1 | head -1)"
+  echo "$home"
+}
+
 build_jre() {
-  local hash
+  official "$JRE_IMAGE" "$JRE_OFFICIAL" && return
+  local hash JDK_HOME
+  JDK_HOME="$(jdk_home)"
   hash="$(printf '%s\n' "$("$JDK_HOME/bin/java" -version 2>&1)" "$JRE_MODULES" "$(sha256sum "$0")" | sha256sum | cut -c1-16)"
   up_to_date "$JRE_IMAGE" "$hash" && { log "$JRE_IMAGE is up to date"; return; }
   log "building $JRE_IMAGE (jlink of $JDK_HOME)"
@@ -83,6 +118,7 @@ build_jre() {
 }
 
 build_node() {
+  official "$NODE_IMAGE" "$NODE_OFFICIAL" && return
   local node="$NODE_HOME/bin/node" hash
   hash="$(printf '%s\n' "$("$node" --version)" "$(sha256sum "$0")" | sha256sum | cut -c1-16)"
   up_to_date "$NODE_IMAGE" "$hash" && { log "$NODE_IMAGE is up to date"; return; }

@@ -4,8 +4,8 @@
 # The base is $BASE_REF when set (CI passes the pull request's base commit), else the
 # merge base of HEAD with main (or origin/main). The base's files are taken from git into a
 # temporary folder, so uncommitted edits here are compared too. buf cannot compare against
-# `.git#ref=…` directly: validate.proto is git-ignored (extracted at set-up), so it is
-# linked into the base copy, exactly as it is here.
+# `.git#ref=…` directly: validate.proto is git-ignored (extracted at set-up), so the base
+# copy gets it the way every copy does (contracts_workspace in lib.sh).
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
@@ -38,9 +38,7 @@ if [[ ! -f "$against/buf.yaml" || ! -d "$against/proto" ]]; then
   echo "buf breaking: skipped, base $(git rev-parse --short "$base") has no contracts yet"
   exit 0
 fi
-# A .tmp committed by mistake must never be followed: it could point into this checkout.
-rm -rf "$against/.tmp" && mkdir -p "$against/.tmp"
-ln -s "$PROTO_DEPS" "$against/.tmp/proto-deps"
+contracts_workspace "$against"
 
 echo "buf breaking: comparing the working tree with $(git rev-parse --short "$base")"
 buf breaking --against "$against" --error-format=msvs

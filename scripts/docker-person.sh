@@ -2,8 +2,8 @@
 # docker-person.sh [build] — builds person-spring's image from the Maven-built jar and proves it
 # starts: runs it (H2, no auth service reachable), waits for the REST twin to answer an
 # unauthenticated request with 401, stops it with SIGTERM and checks it shut down cleanly.
-# BASE_IMAGE defaults to the local acme/jre-base:17 (no registry here); with registry access
-# pass BASE_IMAGE=eclipse-temurin:17-jre, the Dockerfile's own default.
+# BASE_IMAGE defaults to acme/jre-base:17 (build-base-images.sh: the official JRE when a
+# registry answers, else one built here); any other image with a Java 17 runtime works too.
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 base="${BASE_IMAGE:-acme/jre-base:17}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# service-images.sh — both service images, built from their Dockerfiles on the local base
-# images (nothing is pulled), for everything that runs the real services in containers: the
+# service-images.sh — both service images, built from their Dockerfiles on the base images
+# (build-base-images.sh), for everything that runs the real services in containers: the
 # compatibility harness, the fuzz suite, the soak. Starts a Docker engine when none answers.
 # Each image is a cache hit when its inputs did not change (the jars are reproducible, the
 # legacy builder reuses layers whose content is the same).

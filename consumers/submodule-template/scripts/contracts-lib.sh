@@ -67,7 +67,8 @@ release_tag_of() {
 
 # export_pin COMMIT DEST — the contracts repository at COMMIT, as files, with validate.proto
 # linked where the contracts' own buf.yaml expects it (their second module, .tmp/proto-deps),
-# so buf judges it with the contracts' own modules and rules.
+# so buf judges it with the contracts' own modules and rules — what the contracts repository's
+# own scripts do with every copy (contracts_workspace in its scripts/lib.sh).
 export_pin() {
   mkdir -p "$2"
   git -C "$CONTRACTS_DIR" archive "$1" | tar -x -C "$2"
