@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench-person.sh — person-spring's JMH benchmarks in one command: builds the benchmarks
 # module (root reactor, -Pbench), runs JMH with its GC profiler and prints the table of ns/op
-# and B/op (± error), the encoded sizes, and PASS/MISS for the two targets.
+# and B/op (± error), the encoded sizes, and PASS/MISS for the mapping targets
+# (bench-person-table.py states each).
 # Then the memory evidence for RegisterPeople: BENCH_PEOPLE (1,000,000) people through one
 # stream into H2 on disk and into a throwaway PostgreSQL, in a JVM with a 128 MB heap.
 # Settings (env): BENCH_FORKS (3: one JVM's JIT decisions are not another's, and one fork
