@@ -62,7 +62,7 @@ sdk_venv() {
   for pin in "grpcio==$GRPCIO_VERSION" "protobuf==$PROTOBUF_PYTHON_VERSION"; do
     grep -qx "$pin" "$requirements" || die "$requirements must pin $pin (versions.env), as the SDK requires"
   done
-  "$ROOT/scripts/sdk-python.sh" build >&2
+  "$ROOT/scripts/sdk/python.sh" build >&2
   wheel="$(ls "$ROOT"/dist/python/acme_contracts-"$SDK_VERSION"-*.whl | head -n 1)"
   hash="$(
     {

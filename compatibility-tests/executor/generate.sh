@@ -7,7 +7,7 @@ lang="${1:?usage: generate.sh java|ts|python OUT}" out="${2:?usage: generate.sh 
 case "$lang" in
   java) plugin="{\"protoc_builtin\":\"java\",\"protoc_path\":\"$BIN/protoc\",\"out\":\"$out\"}" ;;
   ts) plugin="{\"local\":\"$ROOT/node_modules/.bin/protoc-gen-es\",\"out\":\"$out\",\"opt\":[\"target=ts\",\"import_extension=js\"]}" ;;
-  python) plugin="{\"local\":\"$ROOT/scripts/protoc-gen-python-grpcio\",\"out\":\"$out\"}" ;;
+  python) plugin="{\"local\":\"$ROOT/scripts/gate/protoc-gen-python-grpcio\",\"out\":\"$out\"}" ;;
   *) die "unknown language $lang (java, ts or python)" ;;
 esac
 buf generate "$ROOT/compatibility-tests/executor" --template "{\"version\":\"v2\",\"clean\":true,\"plugins\":[$plugin]}"

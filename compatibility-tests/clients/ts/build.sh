@@ -2,7 +2,7 @@
 # build.sh — builds the TypeScript client the way the services are built: the SDK workspace
 # package @acme/contracts (tsc into gen/ts/dist), the client's own generated code in src/gen
 # (git-ignored): google/rpc types from the protos set-up extracted into .tmp/proto-deps-grpc,
-# and the executor protocol; then tsc into dist/. Run scripts/setup-tools.sh (make setup) first
+# and the executor protocol; then tsc into dist/. Run scripts/setup/tools.sh (make setup) first
 # on a fresh clone.
 source "$(dirname "$0")/../../../scripts/lib.sh"
 client="$ROOT/compatibility-tests/clients/ts"

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * The compatibility harness. Usage: {@code Main <repository root>}; scripts/test-compat.sh builds
+ * The compatibility harness. Usage: {@code Main <repository root>}; scripts/tests/compat.sh builds
  * the images, the clients and the newer schema first. Order: the golden vectors (no servers
  * needed), then the topology, every case of cases/ for every client × protocol that can run it
  * (features.yaml), the fault, and last the database checks once person-spring has stopped. Prints the matrix, writes it to
