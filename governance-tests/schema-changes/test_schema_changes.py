@@ -145,3 +145,28 @@ def test_drift_gate_catches_a_deleted_proto_whose_code_stayed(clone):
     assert result.returncode != 0
     assert "audit" in output(result).lower()
     assert (clone / PERSON).exists()
+
+
+def test_versions_gate_passes_on_the_tree(clone):
+    result = run(clone, "check-versions.sh")
+    assert result.returncode == 0, output(result)
+
+
+def test_versions_gate_catches_a_pin_edited_by_hand(clone):
+    # A pin outside gen/, which the drift gate does not regenerate: a service's runtime and a
+    # workflow's Python, each edited in one file only.
+    pom = clone / "services/person-spring/pom.xml"
+    pom.write_text(pom.read_text().replace("<mapstruct.version>", "<mapstruct.version>9", 1))
+    workflow = clone / ".github/workflows/ci.yml"
+    workflow.write_text(workflow.read_text().replace("python-version: '", "python-version: '9", 1))
+    commit(clone, "two pins bumped by hand")
+    result = run(clone, "check-versions.sh")
+    assert result.returncode != 0
+    assert "services/person-spring/pom.xml: 91" in output(result)
+    assert "MAPSTRUCT_VERSION=" in output(result)
+    assert ".github/workflows/ci.yml: 93" in output(result)
+    assert "PYTHON_VERSION=" in output(result)
+    # The whole gate fails on it too, and names the check.
+    result = run(clone, "check.sh")
+    assert result.returncode != 0
+    assert "governance gate FAILED: versions" in output(result)
