@@ -14,6 +14,8 @@ image="acme/person-spring:latest"
 [[ "$base" == acme/* ]] && "$ROOT/scripts/setup/base-images.sh"
 "$ROOT/scripts/sdk/java.sh" build >/dev/null
 "${MVN[@]}" -q -pl services/person-spring package -DskipTests
+# The image's /data folder, staged empty (the Dockerfile gives it to the service's user).
+mkdir -p services/person-spring/target/image-data
 log "building $image on $base"
 build_log="$(mktemp)"
 docker build -q --build-arg BASE_IMAGE="$base" -t "$image" services/person-spring >"$build_log" 2>&1 \
