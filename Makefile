@@ -5,7 +5,7 @@ SHELL := bash
 .DEFAULT_GOAL := all
 MAKEFLAGS += --no-print-directory
 
-.PHONY: help all setup gen format lint format-check breaking drift versions check-versions check sdk \
+.PHONY: up demo down test-demo help all setup gen format lint format-check breaking drift versions check-versions check sdk \
         test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean \
         auth-node test-auth-node bench-auth run-auth image-auth \
         test-person test-person-postgres bench-person run-person image-person test-compat \
@@ -114,6 +114,18 @@ run-auth: setup ## Run the auth service in the foreground (configure with AUTH_*
 
 image-auth: setup ## Build the acme/auth-node Docker image (local base image) and smoke-test it.
 	@scripts/services/auth-node.sh image
+
+up: ## The whole system: auth-node and person-spring wired together, data in .tmp/system/; prints endpoints.
+	@scripts/system/up.sh
+
+demo: ## After make up: the scenario played with grpcurl and curl, narrated (log in, register, list, refusals).
+	@scripts/system/demo.sh
+
+down: ## Stop what make up started; the data stays in .tmp/system/.
+	@scripts/system/down.sh
+
+test-demo: setup ## The demo as a test: its own system up, the demo, a restart that keeps the people, down.
+	@scripts/tests/demo.sh
 
 base-images: ## Start a Docker engine if none answers; the JRE and Node base images (official if a registry answers, else built here; BASE_IMAGES).
 	@scripts/setup/base-images.sh
