@@ -6,8 +6,9 @@ and the service on from where the previous one left them, as a team's history wo
 
 import json
 import pathlib
+import re
 
-from conftest import ROOT, TEMPLATE, World, build, git, npm_install, run
+from conftest import ROOT, TEMPLATE, World, build, copy_listed, git, npm_install, run
 
 PERSON = "proto/acme/person/v1/person.proto"
 LAST_PERSON_FIELD = "  google.protobuf.Timestamp created_at = 6;\n"
@@ -74,6 +75,31 @@ def test_service_generates_and_compiles_at_the_release_tag(world: World):
     assert "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js" in generated_person(world)
 
 
+def test_add_contracts_pins_the_tag_in_one_commit(world: World):
+    # Edge: by hand, a commit right after `git submodule add` pins the default branch.
+    assert git(world.service, "log", "-1", "--format=%s") == "Consume the contracts at v0.1.0 as a submodule"
+    changed = git(world.service, "show", "--name-only", "--format=", "HEAD").splitlines()
+    assert ".gitmodules" in changed and "contracts" in changed
+    assert all(p in (".gitmodules", "contracts") or p.startswith("src/gen/") for p in changed), changed
+    assert git(world.service, "status", "--porcelain") == ""
+
+
+def test_add_contracts_refuses_a_tag_that_does_not_exist_and_leaves_nothing(world: World):
+    fresh = world.tmp / "fresh-service"
+    fresh.mkdir()
+    copy_listed(TEMPLATE, fresh, ".")
+    git(fresh, "init", "-q", "-b", "main")
+    git(fresh, "add", "-A")
+    git(fresh, "commit", "-qm", "template")
+
+    result = run(fresh, "scripts/add-contracts", world.contracts_url, "v0.1.9", check=False)
+
+    assert result.returncode != 0
+    assert "'v0.1.9' is no tag of the contracts repository; its newest tags: v0.1.0" in result.stderr
+    assert git(fresh, "status", "--porcelain") == ""
+    assert not (fresh / "contracts").exists()
+
+
 def test_safe_bump_to_a_new_tag_is_committed_and_still_compiles(world: World):
     before = git(world.service, "rev-parse", "HEAD")
     new = world.release("Person: add nickname", "v0.2.0",
@@ -109,6 +135,14 @@ def test_bump_to_an_untagged_commit_warns(world: World):
     assert "now built against v0.2.0-1-g" in result.stdout
     assert world.pin() == new
     assert 'CONTRACTS_VERSION = "v0.2.0-1-g' in contracts_version(world.service)
+
+
+def test_a_mistyped_tag_gets_the_newest_tags(world: World):
+    head = git(world.service, "rev-parse", "HEAD")
+    result = world.bump("v0.2.1")
+    assert result.returncode != 0
+    assert "'v0.2.1' is no tag, branch or commit of the contracts repository; its newest tags: v0.2.0, v0.1.0" in result.stderr
+    assert git(world.service, "rev-parse", "HEAD") == head
 
 
 def test_breaking_bump_is_refused_and_changes_nothing(world: World):
@@ -165,6 +199,7 @@ def test_bump_refuses_a_dirty_working_tree(world: World):
         result = world.bump("v0.1.0")
         assert result.returncode != 0
         assert "working tree has changes" in result.stderr
+        assert "?? notes.txt" in result.stderr  # the files, named
     finally:
         (world.service / "notes.txt").unlink()
 
@@ -230,7 +265,7 @@ def test_pull_request_check_refuses_a_hand_made_breaking_bump(world: World):
 
 def test_pull_request_check_finds_stale_generated_code(world: World):
     clone = world.tmp / "clone"
-    first = git(clone, "rev-list", "--max-parents=0", "main")
+    first = git(clone, "log", "--format=%H", "--grep=^Consume the contracts at v0.1.0", "main")
     git(clone, "checkout", "-q", "--recurse-submodules", "-b", "stale", first)
     git(clone / "contracts", "checkout", "-q", "v0.2.0")
     git(clone, "commit", "-qam", "move the pin, forget to regenerate")  # -a stages the gitlink only
@@ -241,3 +276,63 @@ def test_pull_request_check_finds_stale_generated_code(world: World):
     assert "buf breaking: no breaking change" in result.stdout
     assert "generated code does not match the contracts pin" in result.stderr
     assert "src/gen/acme/person/v1/person_pb.ts" in result.stderr
+    # The check puts the generated code back as it was.
+    assert git(clone, "status", "--porcelain", "--", "src/gen") == ""
+    git(clone, "checkout", "-q", "--recurse-submodules", "main")
+
+
+def test_pull_request_check_ignores_files_that_are_not_generated(world: World):
+    clone = world.tmp / "clone"
+    (clone / "notes.txt").write_text("a note, not committed\n")
+    readme = clone / "README.md"
+    readme.write_text(readme.read_text() + "\nan edit in progress\n")
+    try:
+        result = check(clone, "HEAD~1", "--allow-override")
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert "generated code matches the pin" in result.stdout
+    finally:
+        (clone / "notes.txt").unlink()
+        git(clone, "checkout", "-q", "--", "README.md")
+
+
+def test_pull_request_check_refuses_an_override_reason_typed_by_hand(world: World):
+    # The README says an override is recorded by bump-contracts: a commit that moves the pin
+    # with a hand-written trailer does not count.
+    clone = world.tmp / "clone"
+    git(clone, "checkout", "-q", "--recurse-submodules", "-b", "typed-by-hand", "HEAD~1")
+    git(clone / "contracts", "checkout", "-q", "v0.3.0")
+    run(clone, "scripts/contracts-gen")
+    git(clone, "commit", "-qam", "Bump contracts to v0.3.0\n\nContracts-Breaking-Override: trust me")
+    try:
+        result = check(clone, "HEAD~1", "--allow-override")
+        assert result.returncode != 0
+        assert "was not made by scripts/bump-contracts" in result.stderr
+        assert "no Contracts-Breaking-Override reason recorded by scripts/bump-contracts" in result.stderr
+    finally:
+        git(clone, "checkout", "-q", "--recurse-submodules", "main")
+
+
+def test_a_clone_without_submodules_is_told_to_init_them(world: World):
+    flat = world.tmp / "flat-clone"
+    run(world.tmp, "git", "clone", "-q", world.service_url, str(flat))
+    assert list((flat / "contracts").iterdir()) == []
+    for command in (["scripts/bump-contracts", "v0.2.0"], ["scripts/contracts-gen"],
+                    ["scripts/check-contracts-bump", "HEAD~1"]):
+        result = run(flat, *command, check=False)
+        assert result.returncode != 0, command
+        assert "run git submodule update --init" in result.stderr, (command, result.stderr)
+    # Nothing was fetched into the service's own repository, nothing written.
+    assert git(flat, "tag", "--list") == ""
+    assert git(flat, "status", "--porcelain") == ""
+
+
+def test_the_readme_documents_every_option_and_how_to_pin_the_workflow():
+    readme = (TEMPLATE / "README.md").read_text()
+    for script in sorted((TEMPLATE / "scripts").iterdir()):
+        # The options each script's argument loop takes (its case patterns), --help aside.
+        taken = re.findall(r"^\s*(?:-\w \| )?(--[a-z][a-z-]+)[=*]*\)", script.read_text(), re.M)
+        assert taken or script.name not in ("bump-contracts", "check-contracts-bump"), script.name
+        for option in sorted(set(taken) - {"--help"}):
+            assert option in readme, f"{script.name}'s {option} is not in the README"
+    assert "full commit SHA" in readme
+    assert "full commit SHA" in (TEMPLATE / ".github/workflows/contracts.yml").read_text()

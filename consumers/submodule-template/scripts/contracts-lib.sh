@@ -12,6 +12,8 @@ while IFS='=' read -r key value; do
 done <contracts.env
 DEPS_DIR="$SERVICE_ROOT/.contracts-deps"
 OVERRIDE_TRAILER="Contracts-Breaking-Override"
+# Written by bump-contracts into every bump commit: OLD..NEW, the pins it moved between.
+BUMP_TRAILER="Contracts-Bump"
 
 export PATH="$SERVICE_ROOT/node_modules/.bin:$PATH"
 # The machine's Maven by default; CI or a test may name another, with its options
@@ -33,9 +35,36 @@ die() {
 SCRATCH="$(mktemp -d)"
 trap 'rm -rf "$SCRATCH"' EXIT
 
+# require_submodule — the submodule is there and checked out. In a clone made without
+# --recurse-submodules its folder is empty, and git run inside it finds the service's own
+# repository instead: only a folder that is itself a repository's top counts.
 require_submodule() {
-  [[ -d "$CONTRACTS_DIR" ]] && git -C "$CONTRACTS_DIR" rev-parse --git-dir >/dev/null 2>&1 \
-    || die "no contracts submodule at '$CONTRACTS_DIR' (git submodule update --init, or see README)"
+  local top=""
+  [[ -d "$CONTRACTS_DIR" ]] && top="$(git -C "$CONTRACTS_DIR" rev-parse --show-toplevel 2>/dev/null || true)"
+  [[ -n "$top" && "$top" == "$(cd "$CONTRACTS_DIR" && pwd -P)" ]] \
+    || die "the contracts submodule at '$CONTRACTS_DIR' is not checked out (a clone made without --recurse-submodules?): run git submodule update --init"
+}
+
+# newest_tags — the contracts' newest release tags, for a message about a ref that is none.
+newest_tags() {
+  git -C "$CONTRACTS_DIR" tag --list 'v*' --sort=-v:refname | head -n 5 | paste -sd, - | sed 's/,/, /g'
+}
+
+# override_reasons BASE — the override reasons of the commits in BASE..HEAD that moved the pin
+# and were written by bump-contracts: their Contracts-Bump trailer names exactly the pins the
+# commit moved between. A reason typed by hand into another commit is not one (a warning says so).
+override_reasons() {
+  local commit reason bump
+  for commit in $(git rev-list "$1..HEAD" -- "$CONTRACTS_DIR"); do
+    reason="$(git log -1 --format="%(trailers:key=$OVERRIDE_TRAILER,valueonly)" "$commit" | sed '/^[[:space:]]*$/d')"
+    [[ -n "$reason" ]] || continue
+    bump="$(git log -1 --format="%(trailers:key=$BUMP_TRAILER,valueonly)" "$commit" | sed '/^[[:space:]]*$/d')"
+    if [[ "$bump" != "$(pin_at "$commit~1")..$(pin_at "$commit")" ]]; then
+      warn "commit ${commit:0:12} gives a $OVERRIDE_TRAILER reason but was not made by scripts/bump-contracts (no $BUMP_TRAILER trailer naming the pins it moved); its reason does not count"
+      continue
+    fi
+    echo "$reason"
+  done
 }
 
 # fetch_validate_proto — buf/validate/validate.proto into .contracts-deps/proto, once per
