@@ -2,7 +2,7 @@
 
 - `contracts.git`, a bare repository made from this checkout's proto/ and buf.yaml, tagged
   v0.1.0, with a working clone (`contracts`) that tests edit, commit, tag and push;
-- `service.git`, a bare repository made from consumers/submodule-template (its tracked and
+- `service.git`, a bare repository made from consumers/submodule-template-ts (its tracked and
   unignored files, so uncommitted work is tested too) that adds the contracts as a git
   submodule at v0.1.0, generates, compiles and is pushed; its working clone is `service`.
 
@@ -19,7 +19,8 @@ import subprocess
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-TEMPLATE = ROOT / "consumers" / "submodule-template"
+TEMPLATE = ROOT / "consumers" / "submodule-template-ts"
+JAVA_TEMPLATE = ROOT / "consumers" / "submodule-template-java"
 
 ENV = {
     **os.environ,
@@ -96,10 +97,13 @@ def copy_listed(src: pathlib.Path, dest: pathlib.Path, *paths: str) -> None:
             shutil.copy2(src / rel, dest / rel)
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> World:
-    tmp = tmp_path_factory.mktemp("submodule-consumer")
+def maven(repo: pathlib.Path, *goals: str) -> None:
+    """The machine's Maven as the templates' scripts use it (CONTRACTS_MVN), on the local repository."""
+    run(repo, *ENV["CONTRACTS_MVN"].split(), "-B", "-q", *goals)
 
+
+def new_contracts(tmp: pathlib.Path) -> tuple[str, pathlib.Path]:
+    """contracts.git (bare) made from this checkout's proto/ and buf.yaml, tagged v0.1.0, and its clone."""
     contracts_url = str(tmp / "contracts.git")
     git(tmp, "init", "-q", "--bare", "-b", "main", contracts_url)
     contracts = tmp / "contracts"
@@ -111,6 +115,13 @@ def world(tmp_path_factory) -> World:
     git(contracts, "commit", "-qm", "contracts as they are")
     git(contracts, "tag", "-a", "v0.1.0", "-m", "contracts v0.1.0")
     git(contracts, "push", "-q", "origin", "main", "v0.1.0")
+    return contracts_url, contracts
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> World:
+    tmp = tmp_path_factory.mktemp("submodule-consumer")
+    contracts_url, contracts = new_contracts(tmp)
 
     service_url = str(tmp / "service.git")
     git(tmp, "init", "-q", "--bare", "-b", "main", service_url)
@@ -125,5 +136,27 @@ def world(tmp_path_factory) -> World:
     git(service, "commit", "-qm", "A service from the contracts submodule template")
     run(service, "scripts/add-contracts", contracts_url, "v0.1.0")
     build(service)
+    git(service, "push", "-q", "origin", "main")
+    return World(tmp, contracts_url, contracts, service_url, service)
+
+
+@pytest.fixture(scope="module")
+def java_world(tmp_path_factory) -> World:
+    """A Java service from consumers/submodule-template-java, set up as its README says."""
+    tmp = tmp_path_factory.mktemp("submodule-consumer-java")
+    contracts_url, contracts = new_contracts(tmp)
+    service_url = str(tmp / "service.git")
+    git(tmp, "init", "-q", "--bare", "-b", "main", service_url)
+    service = tmp / "service"
+    service.mkdir()
+    copy_listed(JAVA_TEMPLATE, service, ".")
+    git(service, "init", "-q", "-b", "main")
+    git(service, "remote", "add", "origin", service_url)
+    run(service, "npm", "install", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund")
+    assert (service / "package-lock.json").read_text() == (JAVA_TEMPLATE / "package-lock.json").read_text()
+    git(service, "add", "-A")
+    git(service, "commit", "-qm", "A Java service from the contracts submodule template")
+    run(service, "scripts/add-contracts", contracts_url, "v0.1.0")
+    maven(service, "verify")
     git(service, "push", "-q", "origin", "main")
     return World(tmp, contracts_url, contracts, service_url, service)

@@ -27,13 +27,14 @@ echo "actionlint: ${#files[@]} workflows clean (${files[*]##*/})"
 
 # actionlint checks a call's inputs only for a local reusable workflow: point the caller at
 # one, in a scratch repository holding just the two files.
-caller=consumers/submodule-template/.github/workflows/contracts.yml
 called=.github/workflows/submodule-bump-check.yml
-scratch="$canary/caller"
-mkdir -p "$scratch/.github/workflows"
-git init -q "$scratch"
-cp "$called" "$scratch/$called"
-sed 's|uses: acme/contracts/\(.*\)@.*|uses: ./\1|' "$caller" >"$scratch/.github/workflows/caller.yml"
-grep -q "uses: ./$called" "$scratch/.github/workflows/caller.yml" || die "$caller does not call $called"
-(cd "$scratch" && actionlint) || die "$caller does not fit $called (above)"
-echo "actionlint: $caller calls $called with valid inputs"
+for caller in consumers/submodule-template-*/.github/workflows/contracts.yml; do
+  scratch="$canary/caller-$(basename "${caller%%/.github/*}")"
+  mkdir -p "$scratch/.github/workflows"
+  git init -q "$scratch"
+  cp "$called" "$scratch/$called"
+  sed 's|uses: acme/contracts/\(.*\)@.*|uses: ./\1|' "$caller" >"$scratch/.github/workflows/caller.yml"
+  grep -q "uses: ./$called" "$scratch/.github/workflows/caller.yml" || die "$caller does not call $called"
+  (cd "$scratch" && actionlint) || die "$caller does not fit $called (above)"
+  echo "actionlint: $caller calls $called with valid inputs"
+done

@@ -94,6 +94,17 @@ def pins() -> list[Pin]:
             Pin("gen/java/pom.xml", tag("protovalidate.version"), "PROTOVALIDATE_JAVA_VERSION"),
             Pin("gen/java/pom.xml", after_artifact("maven-source-plugin"), "MAVEN_SOURCE_PLUGIN_VERSION")]
     out += [Pin("gen/java/pom.xml", after_artifact(a), k) for a, k in PLUGINS.items()]
+    # The Java submodule template is copied into other repositories: it names everything too.
+    java_template = "consumers/submodule-template-java/pom.xml"
+    for pom in ("gen/java/pom.xml", java_template):
+        out += [Pin(pom, tag("junit.version"), "JUNIT_VERSION"),
+                Pin(pom, after_artifact("javax.annotation-api"), "JAVAX_ANNOTATION_API_VERSION")]
+    out += [Pin(java_template, tag("maven.compiler.release"), "JAVA_VERSION"),
+            Pin(java_template, tag("protobuf.version"), "PROTOBUF_JAVA_VERSION"),
+            Pin(java_template, tag("grpc.version"), "GRPC_JAVA_VERSION"),
+            Pin(java_template, tag("protovalidate.version"), "PROTOVALIDATE_JAVA_VERSION"),
+            Pin(java_template, after_artifact("build-helper-maven-plugin"), "BUILD_HELPER_MAVEN_PLUGIN_VERSION")]
+    out += [Pin(java_template, after_artifact(a), k) for a, k in PLUGINS.items()]
     # person-spring and its JMH benchmarks: Spring Boot's parent and runtime.
     for pom in ("services/person-spring/pom.xml", "services/person-spring/benchmarks/pom.xml"):
         out += [Pin(pom, after_artifact("spring-boot-starter-parent"), "SPRING_BOOT_VERSION"),
@@ -117,7 +128,7 @@ def pins() -> list[Pin]:
                 "@bufbuild/buf": "BUF_VERSION", "@bufbuild/protoc-gen-es": "PROTOBUF_ES_VERSION"}
     for manifest in ("gen/ts/package.json", "services/auth-node/package.json",
                      "compatibility-tests/clients/ts/package.json", "benchmarks/node/package.json",
-                     "consumers/submodule-template/package.json"):
+                     "consumers/submodule-template-ts/package.json", "consumers/submodule-template-java/package.json"):
         deps = json.loads((ROOT / manifest).read_text())
         named = {**deps.get("dependencies", {}), **deps.get("devDependencies", {})}
         out += [Pin(manifest, npm(name), key) for name, key in npm_keys.items() if name in named]
@@ -141,11 +152,13 @@ def pins() -> list[Pin]:
     out.append(Pin(".github/workflows/submodule-bump-check.yml",
                    r"(node-version:\s*\n(?:\s+\w+:.*\n)*?\s+default: ')([^']*)(')", "NODE_VERSION"))
     # The consumer template a service repository copies: the same tools as the monorepo.
-    out += [Pin("consumers/submodule-template/contracts.env", r"(PROTOVALIDATE_VERSION=)(\S*)()", "PROTOVALIDATE_JAVA_VERSION"),
-            Pin("consumers/submodule-template/contracts.env", r"(maven-dependency-plugin:)(\S*)()", "MAVEN_DEPENDENCY_PLUGIN_VERSION"),
-            # The reusable workflow a service calls, at the release it was copied from.
-            Pin("consumers/submodule-template/.github/workflows/contracts.yml",
-                r"(submodule-bump-check\.yml@v)(\S*)()", "SDK_VERSION")]
+    for template in ("consumers/submodule-template-ts", "consumers/submodule-template-java"):
+        out += [Pin(f"{template}/contracts.env", r"(PROTOVALIDATE_VERSION=)(\S*)()", "PROTOVALIDATE_JAVA_VERSION"),
+                Pin(f"{template}/contracts.env", r"(maven-dependency-plugin:)(\S*)()", "MAVEN_DEPENDENCY_PLUGIN_VERSION"),
+                # The reusable workflow a service calls, at the release it was copied from.
+                Pin(f"{template}/.github/workflows/contracts.yml", r"(submodule-bump-check\.yml@v)(\S*)()", "SDK_VERSION")]
+    out += [Pin("consumers/submodule-template-java/contracts.env", r"(PROTOC_VERSION=)(\S*)()", "PROTOC_VERSION"),
+            Pin("consumers/submodule-template-java/contracts.env", r"(GRPC_JAVA_VERSION=)(\S*)()", "GRPC_JAVA_VERSION")]
     return out
 
 

@@ -70,10 +70,10 @@ override_reasons() {
 # fetch_validate_proto — buf/validate/validate.proto into .contracts-deps/proto, once per
 # PROTOVALIDATE_VERSION. Only that file is unpacked from the jar; nothing else is kept.
 fetch_validate_proto() {
-  local stamp="$DEPS_DIR/version"
+  local stamp="$DEPS_DIR/proto.version"
   [[ -f "$stamp" && "$(cat "$stamp")" == "$PROTOVALIDATE_VERSION" ]] && return
   echo "fetching buf/validate/validate.proto from build.buf:protovalidate:$PROTOVALIDATE_VERSION" >&2
-  rm -rf "$DEPS_DIR"
+  rm -rf "$DEPS_DIR/proto"
   "${MVN_CMD[@]}" -B -q -Dstyle.color=never "$DEPENDENCY_PLUGIN:unpack" \
     -Dartifact="build.buf:protovalidate:$PROTOVALIDATE_VERSION:jar" \
     -Dmdep.unpack.includes=buf/validate/validate.proto \
@@ -81,6 +81,23 @@ fetch_validate_proto() {
     || die "could not fetch build.buf:protovalidate:$PROTOVALIDATE_VERSION with ${MVN_CMD[*]}"
   [[ -f "$DEPS_DIR/proto/buf/validate/validate.proto" ]] || die "the protovalidate jar has no buf/validate/validate.proto"
   echo "$PROTOVALIDATE_VERSION" >"$stamp"
+}
+
+# fetch_generator GROUP:ARTIFACT:VERSION NAME — a code generator published on Maven Central as
+# an executable for this machine (protoc, protoc-gen-grpc-java), into .contracts-deps/bin/NAME,
+# once per version.
+fetch_generator() {
+  local stamp="$DEPS_DIR/bin/$2.version" os arch
+  [[ -x "$DEPS_DIR/bin/$2" && -f "$stamp" && "$(cat "$stamp")" == "$1" ]] && return
+  case "$(uname -s)" in Linux) os=linux ;; Darwin) os=osx ;; *) die "no $2 build for $(uname -s)" ;; esac
+  case "$(uname -m)" in x86_64 | amd64) arch=x86_64 ;; aarch64 | arm64) arch=aarch_64 ;; *) die "no $2 build for $(uname -m)" ;; esac
+  echo "fetching $2 from $1 ($os-$arch)" >&2
+  mkdir -p "$DEPS_DIR/bin"
+  "${MVN_CMD[@]}" -B -q -Dstyle.color=never "$DEPENDENCY_PLUGIN:copy" \
+    -Dartifact="$1:exe:$os-$arch" -Dmdep.stripVersion=true -DoutputDirectory="$SCRATCH/exe" >&2 \
+    || die "could not fetch $1 with ${MVN_CMD[*]}"
+  mv "$SCRATCH"/exe/* "$DEPS_DIR/bin/$2" && chmod +x "$DEPS_DIR/bin/$2"
+  echo "$1" >"$stamp"
 }
 
 # describe_pin COMMIT — the contracts version a commit is: its release tag (v*), or the
