@@ -90,6 +90,6 @@ expect 'INVALID_ARGUMENT' "the REST twin says the same, as JSON"
 
 say "A wrong password at auth-node's REST twin"
 show curl -s -X POST -H 'content-type: application/json' -d "{\"username\":\"$ADMIN_USERNAME\",\"password\":\"wrong\"}" "$auth_rest/api/login"
-expect 'UNAUTHENTICATED' "UNAUTHENTICATED"
+expect '"code":"unauthenticated"' "UNAUTHENTICATED, in the Connect protocol's JSON error form"
 
-printf '\n\033[1mThe demo passed: %d steps.\033[0m People stay in .tmp/system/ across make down and make up.\n' "$step"
+printf '\n\033[1mThe demo passed: %d steps.\033[0m People stay in %s/ across make down and make up.\n' "$step" "${SYSTEM_DIR#"$ROOT/"}"

@@ -22,4 +22,4 @@ case "$(system_runtime)" in
   "") echo "the system is not up"; exit 0 ;;
 esac
 rm -f "$SYSTEM_DIR/runtime"
-echo "the system is down; its data stays in .tmp/system/"
+echo "the system is down; its data stays in ${SYSTEM_DIR#"$ROOT/"}/"

@@ -69,10 +69,10 @@ wait_until "person-spring" grpcurl -plaintext "127.0.0.1:$PERSON_PORT" grpc.heal
 
 cat <<TEXT
 
-The system is up ($runtime), its data in .tmp/system/ (kept by 'make down'):
+The system is up ($runtime), its data in ${SYSTEM_DIR#"$ROOT/"}/ (kept by 'make down'):
   auth-node      gRPC, gRPC-Web, Connect  127.0.0.1:$AUTH_PORT     REST  http://127.0.0.1:$AUTH_REST_PORT/api/login
   person-spring  gRPC                     127.0.0.1:$PERSON_PORT      REST  http://127.0.0.1:$PERSON_REST_PORT/api/people
-  admin          $ADMIN_USERNAME / $password   (.tmp/system/admin-password)
+  admin          $ADMIN_USERNAME / $password   (${SYSTEM_DIR#"$ROOT/"}/admin-password)
 
 Try:
   make demo                      the whole scenario, narrated: log in, register, list, and what is refused
