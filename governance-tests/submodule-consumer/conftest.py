@@ -51,13 +51,13 @@ def git(repo: pathlib.Path, *args: str) -> str:
     return run(repo, "git", *args).stdout.strip()
 
 
-def npm_install(repo: pathlib.Path) -> None:
+def npm_install(repo: pathlib.Path, template: pathlib.Path = TEMPLATE) -> None:
     # Not `npm ci`: the lockfile lacks buf's macOS/Windows packages, which the registries
     # reachable here do not serve (see scripts/setup/tools.sh). --prefer-offline takes
     # every package from npm's cache under .tmp/.
     run(repo, "npm", "install", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund")
     lockfile = (repo / "package-lock.json").read_text()
-    assert lockfile == (TEMPLATE / "package-lock.json").read_text(), "npm install changed the template's lockfile"
+    assert lockfile == (template / "package-lock.json").read_text(), "npm install changed the template's lockfile"
 
 
 def build(repo: pathlib.Path) -> None:
@@ -118,45 +118,33 @@ def new_contracts(tmp: pathlib.Path) -> tuple[str, pathlib.Path]:
     return contracts_url, contracts
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> World:
-    tmp = tmp_path_factory.mktemp("submodule-consumer")
+def new_world(tmp: pathlib.Path, template: pathlib.Path, build_service) -> World:
+    """A contracts repository, and a service made from a template the way its README says:
+    the template committed, then `scripts/add-contracts URL v0.1.0`, built and pushed."""
     contracts_url, contracts = new_contracts(tmp)
-
     service_url = str(tmp / "service.git")
     git(tmp, "init", "-q", "--bare", "-b", "main", service_url)
     service = tmp / "service"
     service.mkdir()
-    copy_listed(TEMPLATE, service, ".")
-    # The README's steps for a new service repository.
+    copy_listed(template, service, ".")
     git(service, "init", "-q", "-b", "main")
     git(service, "remote", "add", "origin", service_url)
-    npm_install(service)
+    npm_install(service, template)
     git(service, "add", "-A")
-    git(service, "commit", "-qm", "A service from the contracts submodule template")
+    git(service, "commit", "-qm", f"A service from {template.name}")
     run(service, "scripts/add-contracts", contracts_url, "v0.1.0")
-    build(service)
+    build_service(service)
     git(service, "push", "-q", "origin", "main")
     return World(tmp, contracts_url, contracts, service_url, service)
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> World:
+    """A TypeScript service from consumers/submodule-template-ts."""
+    return new_world(tmp_path_factory.mktemp("submodule-consumer"), TEMPLATE, build)
 
 
 @pytest.fixture(scope="module")
 def java_world(tmp_path_factory) -> World:
-    """A Java service from consumers/submodule-template-java, set up as its README says."""
-    tmp = tmp_path_factory.mktemp("submodule-consumer-java")
-    contracts_url, contracts = new_contracts(tmp)
-    service_url = str(tmp / "service.git")
-    git(tmp, "init", "-q", "--bare", "-b", "main", service_url)
-    service = tmp / "service"
-    service.mkdir()
-    copy_listed(JAVA_TEMPLATE, service, ".")
-    git(service, "init", "-q", "-b", "main")
-    git(service, "remote", "add", "origin", service_url)
-    run(service, "npm", "install", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund")
-    assert (service / "package-lock.json").read_text() == (JAVA_TEMPLATE / "package-lock.json").read_text()
-    git(service, "add", "-A")
-    git(service, "commit", "-qm", "A Java service from the contracts submodule template")
-    run(service, "scripts/add-contracts", contracts_url, "v0.1.0")
-    maven(service, "verify")
-    git(service, "push", "-q", "origin", "main")
-    return World(tmp, contracts_url, contracts, service_url, service)
+    """A Java service from consumers/submodule-template-java."""
+    return new_world(tmp_path_factory.mktemp("submodule-consumer-java"), JAVA_TEMPLATE, lambda repo: maven(repo, "verify"))
