@@ -115,10 +115,10 @@ run-auth: setup ## Run the auth service in the foreground (configure with AUTH_*
 image-auth: setup ## Build the acme/auth-node Docker image (local base image) and smoke-test it.
 	@scripts/services/auth-node.sh image
 
-up: ## The whole system: auth-node and person-spring wired together, data in .tmp/system/; prints endpoints.
+up: setup ## The whole system: auth-node and person-spring wired together, data in .tmp/system/; prints endpoints.
 	@scripts/system/up.sh
 
-demo: ## After make up: the scenario played with grpcurl and curl, narrated (log in, register, list, refusals).
+demo: setup ## After make up: the scenario played with grpcurl and curl, narrated (log in, register, list, refusals).
 	@scripts/system/demo.sh
 
 down: ## Stop what make up started; the data stays in .tmp/system/.
