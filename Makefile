@@ -5,7 +5,7 @@ SHELL := bash
 .DEFAULT_GOAL := all
 MAKEFLAGS += --no-print-directory
 
-.PHONY: help all setup gen format lint format-check breaking drift check sdk \
+.PHONY: up demo down test-demo help all setup gen format lint format-check breaking drift versions check-versions check sdk \
         test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean \
         auth-node test-auth-node bench-auth run-auth image-auth \
         test-person test-person-postgres bench-person run-person image-person test-compat \
@@ -15,102 +15,120 @@ help: ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-24s %s\n", $$1, $$2}'
 
 all: ## The main job: set up tools, run the governance gate, build the three SDKs and both services, print a summary.
-	@scripts/main.sh
+	@scripts/all.sh
 
 setup: ## Install every pinned tool into .tmp/ (Node, buf, protoc, plugins, Python tools, actionlint).
-	@scripts/setup-tools.sh
+	@scripts/setup/tools.sh
 
-gen: setup ## Regenerate gen/ from proto/ (buf generate) and stamp versions from versions.env.
-	@scripts/gen.sh
+gen: setup ## Regenerate gen/ from proto/ (buf generate), with versions.env's versions in its manifests.
+	@scripts/gate/gen.sh
 
 format: setup ## Rewrite proto/ in buf's canonical format.
 	@source scripts/lib.sh && buf format -w proto
 
 lint: setup ## buf lint: STANDARD + COMMENTS.
-	@scripts/check-lint.sh
+	@scripts/gate/check-lint.sh
 
 format-check: setup ## buf format check: fail with the diff.
-	@scripts/check-format.sh
+	@scripts/gate/check-format.sh
 
 breaking: setup ## buf breaking (FILE) against BASE_REF, or the merge base with main.
-	@scripts/check-breaking.sh
+	@scripts/gate/check-breaking.sh
 
 drift: setup ## Drift gate: regenerating gen/ must change nothing.
-	@scripts/check-drift.sh
+	@scripts/gate/check-drift.sh
 
-check: setup ## The governance gate: lint + format + breaking + drift.
-	@scripts/check.sh
+versions: ## Write versions.env's versions into every manifest, workflow and POM that names one.
+	@python3 scripts/gate/versions.py write
+
+check-versions: ## Every pinned version must be versions.env's (part of make check).
+	@scripts/gate/check-versions.sh
+
+check: setup ## The governance gate: lint + format + breaking + versions + drift.
+	@scripts/gate/check.sh
 
 sdk: setup ## Build the Java, TypeScript and Python SDK packages into dist/.
-	@scripts/sdk.sh build
+	@scripts/sdk/all.sh build
 
 test: ## Run every test (what .ci/run and CI run).
-	@scripts/test.sh
+	@scripts/tests/all.sh
 
-test-schema-changes: setup ## The schema-change suite: ≥20 proto edits against the gate.
-	@scripts/test-schema-changes.sh
+test-schema-changes: setup ## The schema-change suite: 35 proto edits against the gate.
+	@scripts/tests/schema-changes.sh
 
 test-sdk: setup ## Build, install and smoke-test the three SDK packages.
-	@scripts/sdk.sh test
+	@scripts/sdk/all.sh test
 
 test-submodule-consumer: setup ## The git-submodule consumer path: bump-contracts against real repos.
-	@scripts/test-submodule-consumer.sh
+	@scripts/tests/submodule-consumer.sh
 test-person: setup ## person-spring's tests (H2): every RPC through the real server and client.
-	@scripts/test-person-spring.sh
+	@scripts/services/test-person.sh
 
 test-person-postgres: setup ## person-spring's tests on the postgres profile, against a throwaway PostgreSQL.
-	@scripts/test-person-postgres.sh
+	@scripts/services/test-person-postgres.sh
 
 bench-person: setup ## person-spring's JMH benchmarks: mappers, protobuf vs JSON; prints the table.
-	@scripts/bench-person.sh
+	@scripts/bench/person.sh
 
 image-person: setup ## Build person-spring's image (BASE_IMAGE, default the local acme/jre-base:17) and smoke-run it.
-	@scripts/docker-person.sh
+	@scripts/services/image-person.sh
 
 run-person: setup ## Build and run person-spring (GRPC_PORT, REST_PORT, AUTH_ADDRESS, DB_URL…).
-	@scripts/run-person.sh
+	@scripts/services/run-person.sh
 
 test-fuzz: setup ## The fuzz suite: 20,000 hostile inputs per service against the images (FUZZ_SEED).
-	@scripts/fuzz.sh 20000
+	@scripts/tests/fuzz.sh 20000
 
 fuzz: setup ## The fuzz suite, longer: 200,000 inputs per service (FUZZ_SEED, FUZZ_WORKERS).
-	@scripts/fuzz.sh 200000
+	@scripts/tests/fuzz.sh 200000
 
 bench: setup ## The benchmarks: the five field reports' scenarios against the images, 3 runs each; report and charts in benchmarks/results/ (~25 min).
-	@scripts/bench.sh full
+	@scripts/bench/run.sh full
 
 test-bench: setup ## The benchmarks' smoke run: every scenario at tiny sizes; fails if the machinery breaks (timings are not judged).
-	@scripts/bench.sh smoke
+	@scripts/bench/run.sh smoke
 
 soak: setup ## Both services under a steady ghz load for 10 minutes: p50/p99 and memory per minute.
-	@scripts/soak.sh 10 60
+	@scripts/tests/soak.sh 10 60
 
 test-soak: setup ## A 15-second smoke of the soak (part of make test): the machinery works.
-	@scripts/soak.sh 3 5
+	@scripts/tests/soak.sh 3 5
 
-test-compat: setup ## The compatibility harness: every SDK's client against both service images in Testcontainers; prints the matrix.
-	@scripts/test-compat.sh
+test-compat: setup ## The compatibility harness: every case of compatibility-tests/cases/ through each SDK's executor against both service images; prints the matrix.
+	@scripts/tests/compat.sh
 
 lint-workflows: setup ## actionlint over .github/workflows.
-	@scripts/lint-workflows.sh
+	@scripts/gate/lint-workflows.sh
 
 auth-node: setup ## Build services/auth-node (the SDK, the service's generated code, tsc).
-	@scripts/auth-node.sh build
+	@scripts/services/auth-node.sh build
 
 test-auth-node: setup ## The auth service's tests: handlers in memory, the real server over gRPC, gRPC-Web, Connect.
-	@scripts/auth-node.sh test
+	@scripts/services/auth-node.sh test
 
 bench-auth: setup ## Benchmark DTO↔protobuf-es mapping vs JSON, and login timing (not part of make test).
-	@scripts/auth-node.sh bench
+	@scripts/services/auth-node.sh bench
 
 run-auth: setup ## Run the auth service in the foreground (configure with AUTH_* variables).
-	@scripts/auth-node.sh start
+	@scripts/services/auth-node.sh start
 
 image-auth: setup ## Build the acme/auth-node Docker image (local base image) and smoke-test it.
-	@scripts/auth-node.sh image
+	@scripts/services/auth-node.sh image
 
-base-images: ## Start a Docker engine if none answers; build the local JRE and Node base images.
-	@scripts/build-base-images.sh
+up: setup ## The whole system: auth-node and person-spring wired together, data in .tmp/system/; prints endpoints.
+	@scripts/system/up.sh
+
+demo: setup ## After make up: the scenario played with grpcurl and curl, narrated (log in, register, list, refusals).
+	@scripts/system/demo.sh
+
+down: ## Stop what make up started; the data stays in .tmp/system/.
+	@scripts/system/down.sh
+
+test-demo: setup ## The demo as a test: its own system up, the demo, a restart that keeps the people, down.
+	@scripts/tests/demo.sh
+
+base-images: ## Start a Docker engine if none answers; the JRE and Node base images (official if a registry answers, else built here; BASE_IMAGES).
+	@scripts/setup/base-images.sh
 
 clean: ## Remove build output (dist/, target/); keeps the tool cache in .tmp/.
 	@rm -rf dist gen/java/target gen/ts/dist gen/python/build services/auth-node/dist services/person-spring/target services/person-spring/benchmarks/target benchmarks/target

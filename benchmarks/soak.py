@@ -1,5 +1,5 @@
 """The soak: both services under a steady load from ghz for a while, memory and latency
-watched minute by minute. Run by scripts/soak.sh (make soak: 10 minutes), which starts the
+watched minute by minute. Run by scripts/tests/soak.sh (make soak: 10 minutes), which starts the
 topology; reads its environment (compatibility-tests/topology.sh up). Standard library only.
 
 Each interval runs, side by side and at fixed rates (open loop: ghz sends on schedule):

@@ -26,6 +26,17 @@ MVN=("$MAVEN_HOME/bin/mvn" -B -ntp -Dmaven.repo.local="$TOOLS/m2")
 
 export PATH="$BIN:$NODE_HOME/bin:$ROOT/node_modules/.bin:$VENV/bin:$PATH"
 
+# contracts_workspace DIR — DIR holds a copy of the contracts (their buf.yaml and proto/);
+# make it a buf workspace that compiles here: link buf/validate/validate.proto where buf.yaml
+# expects it (.tmp/proto-deps, extracted at set-up from the pinned protovalidate jar, since
+# the schema registry that would serve it is out of reach). The one way every temporary copy
+# gets it — check-breaking.sh's base, schema-next/build.sh — and what the consumer template's
+# export_pin does in a service repository.
+contracts_workspace() {
+  rm -rf "$1/.tmp" && mkdir -p "$1/.tmp" # a .tmp committed by mistake is never followed
+  ln -s "$PROTO_DEPS" "$1/.tmp/proto-deps"
+}
+
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
@@ -51,7 +62,7 @@ sdk_venv() {
   for pin in "grpcio==$GRPCIO_VERSION" "protobuf==$PROTOBUF_PYTHON_VERSION"; do
     grep -qx "$pin" "$requirements" || die "$requirements must pin $pin (versions.env), as the SDK requires"
   done
-  "$ROOT/scripts/sdk-python.sh" build >&2
+  "$ROOT/scripts/sdk/python.sh" build >&2
   wheel="$(ls "$ROOT"/dist/python/acme_contracts-"$SDK_VERSION"-*.whl | head -n 1)"
   hash="$(
     {

@@ -27,7 +27,8 @@ SCENARIOS = {
     "s3x": "scenario 3 by ghz and h2load",
 }
 
-# The field reports' figures (shared/SEEDS.md).
+# The field reports' published figures, printed beside ours (benchmarks/README.md says which
+# report measured what, and how).
 REPORT_S1 = {10: (23, 14, 9), 100: (165, 101, 20), 1000: (1000, 694, 106), 10000: (4109, 2132, 468), 100000: (41491, 13768, 2880)}
 REPORT_S2 = {"rest-http1.1": 349, "grpc": 116}
 REPORT_S5 = {"14KB": "REST 3.4 ms; gRPC 5.66 (grpc.server) / 4.09 (grpc.aio)", "256KB": "REST 22 ms; gRPC 14.19 / 12.33"}

@@ -7,18 +7,11 @@
 source "$(dirname "$0")/../../scripts/lib.sh"
 out="$TOOLS/compat/schema-next"
 rm -rf "$out" && mkdir -p "$out"
-cp -r "$ROOT/proto" "$out/proto"
-cp -r "$PROTO_DEPS" "$out/deps"
+cp -r "$ROOT/buf.yaml" "$ROOT/proto" "$out/"
+contracts_workspace "$out"
 patch -s -p1 -d "$out" <"$ROOT/compatibility-tests/schema-next/next.patch"
-cat >"$out/buf.yaml" <<'YAML'
-version: v2
-modules:
-  - path: proto
-  - path: deps
-breaking:
-  use: [FILE]
-YAML
-(cd "$out" && buf breaking proto --against "$ROOT/proto" --error-format=json) \
+# The contracts' own breaking rules (buf.yaml), against the contracts as they are.
+(cd "$out" && buf breaking --against "$ROOT" --error-format=json) \
   || die "the newer schema must be a non-breaking change of proto/"
 (cd "$out" && buf build -o schema-next.binpb)
 echo "$out/schema-next.binpb"

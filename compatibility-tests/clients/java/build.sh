@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# build.sh — builds the Java SDK and the driver in the root Maven reactor (-am: the driver
+# build.sh — builds the Java SDK and the client in the root Maven reactor (-am: the client
 # takes com.acme.contracts:acme-contracts by coordinates, from gen/java), with the pinned
 # Maven. Output: target/compat-client-java.jar and its class path in target/lib/ (git-ignored).
 source "$(dirname "$0")/../../../scripts/lib.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh — runs the Java driver built by build.sh with the arguments given (see
+# run.sh — runs the Java client built by build.sh with the arguments given (see
 # compatibility-tests/README.md); JSON lines on stdout, logs on stderr. Builds nothing.
 set -euo pipefail
 dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

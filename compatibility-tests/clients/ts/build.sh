@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# build.sh — builds the TypeScript driver the way the services are built: the SDK workspace
-# package @acme/contracts (tsc into gen/ts/dist), the driver's google/rpc types generated
-# from the protos set-up extracted into .tmp/proto-deps-grpc (src/gen, git-ignored), then
-# tsc into dist/. Run scripts/setup-tools.sh (make setup) first on a fresh clone.
+# build.sh — builds the TypeScript client the way the services are built: the SDK workspace
+# package @acme/contracts (tsc into gen/ts/dist), the client's own generated code in src/gen
+# (git-ignored): google/rpc types from the protos set-up extracted into .tmp/proto-deps-grpc,
+# and the executor protocol; then tsc into dist/. Run scripts/setup/tools.sh (make setup) first
+# on a fresh clone.
 source "$(dirname "$0")/../../../scripts/lib.sh"
 client="$ROOT/compatibility-tests/clients/ts"
 cd "$ROOT"
@@ -10,6 +11,7 @@ cd "$ROOT"
 
 npm run --silent build -w gen/ts
 (cd "$client" && buf generate --template buf.gen.yaml "$SERVICE_PROTO_DEPS" --path "$SERVICE_PROTO_DEPS/google/rpc")
+"$ROOT/compatibility-tests/executor/generate.sh" ts "$client/src/gen/executor"
 # A clean output folder: a module deleted from src/ must not live on in dist/.
 rm -rf "$client/dist"
 npm run --silent build -w compatibility-tests/clients/ts

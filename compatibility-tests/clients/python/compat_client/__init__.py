@@ -1,2 +1,2 @@
-"""The Python compatibility driver: acme-contracts (the SDK wheel) + grpcio against the real
-services and the golden vectors. The contract it implements: compatibility-tests/README.md."""
+"""The Python compatibility client: acme-contracts (the SDK wheel) + grpcio, as the executor of
+the harness's cases and in the golden modes. Its contract: compatibility-tests/README.md."""

@@ -1,31 +1,23 @@
-"""The command line of the driver (README "The driver contract"):
+"""The command line of the Python client (compatibility-tests/README.md):
 
-  live --server person-spring|auth-node --protocol grpc --features f1,f2,...
+  exec                      the executor: Steps on stdin, Outcomes on stdout
   golden-encode --vectors golden/vectors.json --out DIR
   golden-decode --vectors golden/vectors.json --peer NAME --in DIR
 
-Exit status 0 once every requested feature is reported; 2 for a usage error."""
+Exit status 0 once every requested feature is reported (or stdin ended); 2 for a usage error."""
 
 import argparse
 import os
 import sys
 
-from . import auth_features, golden, person_features
-from .report import CheckFailed, run_feature
-from .session import Session, UsageError
-
-SERVERS = {"person-spring": person_features.FEATURES, "auth-node": auth_features.FEATURES}
-# grpcio speaks gRPC only; gRPC-Web and Connect are not something this client declares.
-PROTOCOLS = ("grpc",)
+from . import executor, golden
+from .report import run_feature
 
 
 def parse(argv):
     parser = argparse.ArgumentParser(prog="compat_client")
     modes = parser.add_subparsers(dest="mode", required=True)
-    live = modes.add_parser("live")
-    live.add_argument("--server", required=True, choices=sorted(SERVERS))
-    live.add_argument("--protocol", required=True)
-    live.add_argument("--features", required=True)
+    modes.add_parser("exec")
     encode = modes.add_parser("golden-encode")
     encode.add_argument("--vectors", required=True)
     encode.add_argument("--out", required=True)
@@ -33,25 +25,7 @@ def parse(argv):
     decode.add_argument("--vectors", required=True)
     decode.add_argument("--peer", required=True)
     decode.add_argument("--in", dest="indir", required=True)
-    args = parser.parse_args(argv)
-    if args.mode == "live" and args.protocol not in PROTOCOLS:
-        parser.error(f"protocol {args.protocol} is not spoken by the python client (grpc only)")
-    return args
-
-
-def live(args):
-    features = SERVERS[args.server]
-    session = Session(args.server)
-    try:
-        for name in [f.strip() for f in args.features.split(",") if f.strip()]:
-            fn = features.get(name)
-            run_feature(name, (lambda fn=fn: fn(session)) if fn else _unknown)
-    finally:
-        session.close()
-
-
-def _unknown():
-    raise CheckFailed("unknown feature")
+    return parser.parse_args(argv)
 
 
 def golden_encode(args):
@@ -69,11 +43,10 @@ def golden_decode(args):
 
 def main(argv):
     args = parse(argv)
-    try:
-        {"live": live, "golden-encode": golden_encode, "golden-decode": golden_decode}[args.mode](args)
-    except UsageError as error:
-        print(f"compat_client: {error}", file=sys.stderr)
-        return 2
+    if args.mode == "exec":
+        executor.serve()
+    else:
+        {"golden-encode": golden_encode, "golden-decode": golden_decode}[args.mode](args)
     return 0
 
 

@@ -1,4 +1,4 @@
-"""The driver's only stdout: one JSON object per feature (README "The driver contract").
+"""A golden mode's only stdout: one JSON object per feature (README "The golden wire vectors").
 A feature is a function that returns normally on pass and raises on fail; everything else
 (logs, grpc's own messages) goes to stderr."""
 

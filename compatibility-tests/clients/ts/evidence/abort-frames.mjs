@@ -1,6 +1,6 @@
-// abort-frames.mjs — the evidence behind the ts/person-spring/grpc/deadline entry of
-// expected-failures.yaml. A Connect-node gRPC client streams one RegisterPeople message and
-// never ends the stream; a TCP proxy logs the HTTP/2 frames it sends. On the deadline (or, with
+// abort-frames.mjs — why the deadline case of cases/person-spring.yaml repeats its stream
+// with the same request_id before it counts rows. A Connect-node gRPC client streams one
+// RegisterPeople message and never ends the stream; a TCP proxy logs the HTTP/2 frames it sends. On the deadline (or, with
 // the argument `cancel`, an AbortSignal) the client sends DATA with END_STREAM — a half-close —
 // before RST_STREAM, so a server sees a finished stream first. Run from this package's folder
 // with the project's Node: node evidence/abort-frames.mjs [cancel]

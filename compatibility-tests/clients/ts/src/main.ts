@@ -1,22 +1,18 @@
-// The TypeScript compatibility driver (compatibility-tests/README.md is its contract):
-//   live --server person-spring|auth-node --protocol grpc|grpc-web|connect --features a,b
+// The TypeScript compatibility client (compatibility-tests/README.md is its contract):
+//   exec                                   the executor: Steps on stdin, Outcomes on stdout
 //   golden-encode --vectors FILE --out DIR
 //   golden-decode --vectors FILE --peer NAME --in DIR
-// stdout carries only the JSON lines (report.ts). Exit 0 once every requested feature was
-// reported, 2 on a usage error.
+// In the golden modes stdout carries only the JSON lines (report.ts). Exit 0 once every
+// requested feature was reported (or stdin ended, for exec), 2 on a usage error.
 import { parseArgs } from "node:util";
-import { liveEnv } from "./env.js";
-import { closeTransports, type Protocol, protocols } from "./transport.js";
-import { describe, log, runFeatures } from "./report.js";
-import { authFeatures } from "./auth/features.js";
-import { authSession } from "./auth/session.js";
-import { personFeatures } from "./person/features.js";
-import { personSession } from "./person/session.js";
+import { closeTransports } from "./transport.js";
+import { describe, log } from "./report.js";
+import { serve } from "./executor.js";
 import { goldenDecode, goldenEncode } from "./golden/golden.js";
 
 function usage(message: string): never {
   process.stderr.write(`usage error: ${message}\n` +
-    "usage: run.sh live --server person-spring|auth-node --protocol grpc|grpc-web|connect --features f1,f2,...\n" +
+    "usage: run.sh exec\n" +
     "       run.sh golden-encode --vectors FILE --out DIR\n" +
     "       run.sh golden-decode --vectors FILE --peer NAME --in DIR\n");
   process.exit(2);
@@ -29,7 +25,6 @@ async function main(): Promise<void> {
     ({ values } = parseArgs({
       args: rest,
       options: {
-        server: { type: "string" }, protocol: { type: "string" }, features: { type: "string" },
         vectors: { type: "string" }, out: { type: "string" }, in: { type: "string" }, peer: { type: "string" },
       },
       strict: true,
@@ -39,21 +34,9 @@ async function main(): Promise<void> {
   }
   const need = (name: string) => values[name] ?? usage(`--${name} is required for ${mode}`);
   switch (mode) {
-    case "live": {
-      const server = need("server");
-      const protocol = need("protocol") as Protocol;
-      if (!protocols.includes(protocol)) usage(`unknown protocol ${protocol}`);
-      const requested = need("features").split(",").map((f) => f.trim()).filter((f) => f !== "");
-      const env = liveEnv();
-      if (server === "auth-node") {
-        await runFeatures(requested, authFeatures(authSession(env, protocol)));
-      } else if (server === "person-spring") {
-        await runFeatures(requested, personFeatures(personSession(env, protocol)));
-      } else {
-        usage(`unknown server ${server}`);
-      }
+    case "exec":
+      await serve();
       break;
-    }
     case "golden-encode":
       await goldenEncode(need("vectors"), need("out"));
       break;

@@ -1,4 +1,4 @@
-// The driver's only stdout: one JSON line per requested feature. Written with writeSync so
+// A golden mode's only stdout: one JSON line per requested feature. Written with writeSync so
 // every line is out before the process exits, whatever sessions are still open. Logs go to
 // stderr (log), so the harness can parse stdout line by line.
 import { writeSync } from "node:fs";

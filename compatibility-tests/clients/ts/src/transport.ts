@@ -1,6 +1,6 @@
 // Connect for Node transports, one per protocol, all over cleartext HTTP/2 (h2c): the
 // services listen with prior knowledge HTTP/2, and client/bidi streaming needs HTTP/2.
-// Every session manager is remembered so the driver can close its connections at the end.
+// Every session manager is remembered so the client can close its connections at the end.
 import type { Transport } from "@connectrpc/connect";
 import {
   createConnectTransport,

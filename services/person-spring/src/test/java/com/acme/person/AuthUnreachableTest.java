@@ -21,7 +21,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /** With nothing listening at AUTH_ADDRESS every call is UNAVAILABLE, promptly. */
-@SpringBootTest(properties = {"spring.grpc.server.port=0", "server.port=0", "person.auth.deadline=2s"})
+@SpringBootTest(properties = {"spring.grpc.server.port=0", "server.port=0", "person.auth.deadline=2s",
+    "spring.datasource.url=jdbc:h2:mem:unreachable;DB_CLOSE_DELAY=-1"})
 class AuthUnreachableTest {
 
   @DynamicPropertySource

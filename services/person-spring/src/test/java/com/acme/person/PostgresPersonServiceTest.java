@@ -6,7 +6,7 @@ import org.springframework.test.context.TestPropertySource;
 
 /**
  * Every PersonServiceTest again, on the "postgres" profile against a real PostgreSQL server.
- * scripts/test-person-postgres.sh starts a throwaway cluster, sets PERSON_TEST_POSTGRES_URL
+ * scripts/services/test-person-postgres.sh starts a throwaway cluster, sets PERSON_TEST_POSTGRES_URL
  * and fails if these tests were skipped; without it (the H2 run) they are skipped.
  */
 @EnabledIfEnvironmentVariable(named = "PERSON_TEST_POSTGRES_URL", matches = ".+")

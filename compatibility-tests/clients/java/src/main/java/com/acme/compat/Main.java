@@ -4,17 +4,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * The Java driver of the compatibility tests (compatibility-tests/README.md, "The driver
- * contract"): live features against a running server, and the golden wire vectors.
+ * The Java client of the compatibility tests (compatibility-tests/README.md): the executor of
+ * the harness's cases, and the golden wire vectors.
  */
 public final class Main {
   private static final String USAGE = """
-      usage: run.sh live --server person-spring|auth-node --protocol grpc --features f1,f2,...
+      usage: run.sh exec                 (Steps on stdin, Outcomes on stdout)
              run.sh golden-encode --vectors FILE --out DIR
              run.sh golden-decode --vectors FILE --peer NAME --in DIR""";
 
@@ -47,7 +45,12 @@ public final class Main {
     Map<String, String> options = options(Arrays.copyOfRange(args, 1, args.length));
     Report report = new Report();
     switch (args[0]) {
-      case "live" -> live(options, report);
+      case "exec" -> {
+        // The executor speaks the framed protocol on stdin and stdout; it reports nothing.
+        try (Executor executor = new Executor()) {
+          executor.serve(System.in, System.out);
+        }
+      }
       case "golden-encode" -> {
         var vectors = Vectors.load(Path.of(required(options, "vectors")));
         Path out = Files.createDirectories(Path.of(required(options, "out")));
@@ -65,30 +68,6 @@ public final class Main {
       default -> throw new UsageError("unknown mode " + args[0]);
     }
     return 0;
-  }
-
-  private static void live(Map<String, String> options, Report report) throws Exception {
-    String server = required(options, "server");
-    String protocol = required(options, "protocol");
-    if (!Set.of("person-spring", "auth-node").contains(server)) {
-      throw new UsageError("unknown server " + server);
-    }
-    // grpc-java speaks gRPC only (features.yaml declares just that for this client).
-    if (!protocol.equals("grpc")) {
-      throw new UsageError("the java client speaks grpc only, not " + protocol);
-    }
-    List<String> wanted = Arrays.stream(required(options, "features").split(",")).map(String::trim).filter(f -> !f.isEmpty()).toList();
-    try (Clients clients = new Clients(Env.fromSystem())) {
-      Map<String, Feature> features = LiveFeatures.forServer(server, clients);
-      for (String name : wanted) {
-        Feature feature = features.get(name);
-        if (feature == null) {
-          report.fail(name, "unknown feature");
-        } else {
-          report.run(name, feature);
-        }
-      }
-    }
   }
 
   private static Map<String, String> options(String[] args) throws UsageError {

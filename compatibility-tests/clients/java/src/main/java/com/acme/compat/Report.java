@@ -8,7 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Runs features and prints one JSON line per feature on stdout, the only thing the driver
+ * Runs features and prints one JSON line per feature on stdout, the only thing a golden mode
  * prints there (logs go to stderr). A failing or crashing feature becomes a "fail" line, so one
  * feature never stops the others.
  */

@@ -15,19 +15,22 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
- * features.yaml: which server speaks which protocols and offers which features, and which of
- * them each client covers. Read strictly — an unknown key, protocol or feature is an error, so a
- * typo cannot silently drop a column from the matrix.
+ * features.yaml: which protocols and capabilities each server offers and each client's executor
+ * has. Read strictly — an unknown key, protocol or capability is an error, so a typo cannot
+ * silently drop a column from the matrix.
  */
 record Config(Map<String, Server> servers, Map<String, Client> clients, List<String> faults) {
 
   static final Set<String> PROTOCOLS = Set.of("grpc", "grpc-web", "connect");
   static final Set<String> FAULTS = Set.of("auth-outage");
+  static final Set<String> CAPABILITIES = Set.of(
+      "unary", "client-stream", "server-stream", "bidi", "metadata", "deadline", "cancel",
+      "error-details", "unknown-fields");
 
-  record Server(String name, String image, List<String> protocols, List<String> features) {}
+  record Server(String name, String image, List<String> protocols, List<String> capabilities) {}
 
   record Client(
-      String name, Path dir, List<String> protocols, List<String> features, boolean golden) {}
+      String name, Path dir, List<String> protocols, List<String> capabilities, boolean golden) {}
 
   static Config load(Path file) throws IOException {
     Map<String, Object> root;
@@ -40,38 +43,29 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
         .forEach(
             (name, value) -> {
               Map<String, Object> s = map(value, "servers." + name);
-              keys(s, "servers." + name, "image", "protocols", "features");
+              keys(s, "servers." + name, "image", "protocols", "capabilities");
               servers.put(
                   name,
                   new Server(
                       name,
                       string(s.get("image"), name + ".image"),
                       protocols(s.get("protocols"), name),
-                      strings(s.get("features"), name + ".features")));
+                      capabilities(s.get("capabilities"), name)));
             });
-    Set<String> offered = new LinkedHashSet<>();
-    servers.values().forEach(s -> offered.addAll(s.features()));
 
     Map<String, Client> clients = new LinkedHashMap<>();
     map(root.get("clients"), "clients")
         .forEach(
             (name, value) -> {
               Map<String, Object> c = map(value, "clients." + name);
-              keys(c, "clients." + name, "dir", "protocols", "features", "golden");
-              List<String> features = strings(c.get("features"), name + ".features");
-              for (String f : features) {
-                if (!offered.contains(f)) {
-                  throw new IllegalArgumentException(
-                      "features.yaml: client " + name + " declares " + f + ", which no server offers");
-                }
-              }
+              keys(c, "clients." + name, "dir", "protocols", "capabilities", "golden");
               clients.put(
                   name,
                   new Client(
                       name,
                       file.getParent().resolve(string(c.get("dir"), name + ".dir")),
                       protocols(c.get("protocols"), name),
-                      features,
+                      capabilities(c.get("capabilities"), name),
                       Boolean.TRUE.equals(c.get("golden"))));
             });
     List<String> faults = strings(root.getOrDefault("faults", List.of()), "faults");
@@ -83,11 +77,9 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
     return new Config(servers, clients, faults);
   }
 
-  /** The features a client runs against a server: the server's order, the client's choice. */
-  List<String> featuresOf(Client client, Server server) {
-    List<String> out = new ArrayList<>(server.features());
-    out.retainAll(client.features());
-    return out;
+  /** Whether both sides have every capability a case requires. */
+  static boolean canRun(Client client, Server server, List<String> requires) {
+    return client.capabilities().containsAll(requires) && server.capabilities().containsAll(requires);
   }
 
   List<String> protocolsOf(Client client, Server server) {
@@ -101,14 +93,23 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
   }
 
   private static List<String> protocols(Object value, String owner) {
-    List<String> protocols = strings(value, owner + ".protocols");
-    for (String p : protocols) {
-      if (!PROTOCOLS.contains(p)) {
+    return known(value, owner, "protocol", PROTOCOLS);
+  }
+
+  private static List<String> capabilities(Object value, String owner) {
+    return known(value, owner, "capability", CAPABILITIES);
+  }
+
+  /** A list of names, each one of the known ones. */
+  private static List<String> known(Object value, String owner, String what, Set<String> known) {
+    List<String> names = strings(value, owner + "." + (what.equals("protocol") ? "protocols" : "capabilities"));
+    for (String name : names) {
+      if (!known.contains(name)) {
         throw new IllegalArgumentException(
-            "features.yaml: " + owner + " has unknown protocol " + p + "; known: " + PROTOCOLS);
+            "features.yaml: " + owner + " has unknown " + what + " " + name + "; known: " + known);
       }
     }
-    return protocols;
+    return names;
   }
 
   @SuppressWarnings("unchecked")

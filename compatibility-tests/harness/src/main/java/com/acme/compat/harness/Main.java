@@ -3,7 +3,6 @@ package com.acme.compat.harness;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,18 +12,17 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * The compatibility harness. Usage: {@code Main <repository root>}; scripts/test-compat.sh builds
- * the images, the drivers and the newer schema first. Order: the golden vectors (no servers
- * needed), then the topology, every client × server × protocol from features.yaml, the fault,
- * and last the database checks once person-spring has stopped. Prints the matrix, writes it to
+ * The compatibility harness. Usage: {@code Main <repository root>}; scripts/tests/compat.sh builds
+ * the images, the clients and the newer schema first. Order: the golden vectors (no servers
+ * needed), then the topology, every case of cases/ for every client × protocol that can run it
+ * (features.yaml), the fault, and last the database checks once person-spring has stopped. Prints the matrix, writes it to
  * .tmp/compat/matrix.{md,json}, and exits non-zero when a case fails or the expected-failures
  * list is stale.
  */
 public final class Main {
 
-  private static final Duration DRIVER_TIMEOUT = Duration.ofMinutes(5);
+  private static final Duration GOLDEN_TIMEOUT = Duration.ofMinutes(5);
   private static final int REPRODUCE_ATTEMPTS = 5;
-  private static final SecureRandom RANDOM = new SecureRandom();
 
   public static void main(String[] args) throws Exception {
     if (args.length != 1) {
@@ -43,27 +41,33 @@ public final class Main {
       throw new IllegalStateException(nextSchema + " is missing: run compatibility-tests/schema-next/build.sh");
     }
 
+    List<CaseLibrary.Spec> library = CaseLibrary.load(tests.resolve("cases"), config);
+    Schemas schemas = new Schemas(nextSchema);
+
     List<Case> cases = new ArrayList<>(golden(config, tests, fresh(work.resolve("golden")), logs));
-    Map<String, List<PersonRun>> personRuns = new LinkedHashMap<>();
+    List<Session.RowCheck> rows = new ArrayList<>();
     try (Topology topology = new Topology(config, tests, fresh(work.resolve("person-db")))) {
       log("starting auth-node and person-spring");
       topology.start();
       log("auth-node at " + topology.authTarget() + ", person-spring at " + topology.personTarget());
+      Sessions sessions = new Sessions(topology, schemas, logs);
       for (Config.Client client : config.clients().values()) {
         for (Config.Server server : config.servers().values()) {
-          List<String> features = config.featuresOf(client, server);
+          List<CaseLibrary.Spec> specs = library.stream()
+              .filter(c -> c.server().equals(server.name()) && Config.canRun(client, server, c.requires()))
+              .toList();
           for (String protocol : config.protocolsOf(client, server)) {
-            if (!features.isEmpty()) {
-              cases.addAll(live(client, server, protocol, features, topology, nextSchema, logs, personRuns));
+            if (!specs.isEmpty()) {
+              cases.addAll(sessions.run(client, server.name(), protocol, specs, rows));
             }
           }
         }
       }
-      reproduceExpectedFailures(cases, expected, config, topology, nextSchema, logs, personRuns);
+      reproduceExpectedFailures(cases, expected, config, library, sessions, rows);
       AuthOutageFault outage = null;
       if (config.faults().contains(AuthOutageFault.FAULT)) {
         log("fault: stopping auth-node while person-spring is under calls");
-        outage = new AuthOutageFault(runId());
+        outage = new AuthOutageFault(Sessions.runId());
         cases.addAll(outage.run(topology));
       }
       log("stopping person-spring, then counting rows in its database");
@@ -77,7 +81,7 @@ public final class Main {
         if (outage != null) {
           cases.add(outage.checkDatabase(people));
         }
-        cases.addAll(abortedStreamRows(people, personRuns));
+        cases.addAll(rowChecks(people, rows));
       }
     }
 
@@ -87,69 +91,33 @@ public final class Main {
     System.out.println();
     System.out.print(matrix.markdown(title));
     matrix.write(work, title);
-    System.out.println("\nwritten to " + work.resolve("matrix.md") + " and matrix.json; driver logs in " + logs);
+    System.out.println("\nwritten to " + work.resolve("matrix.md") + " and matrix.json; client and service logs in " + logs);
     System.exit(matrix.ok() ? 0 : 1);
   }
 
-  /** One driver run: a client against a server over one protocol, for the given features. */
-  private static List<Case> live(
-      Config.Client client,
-      Config.Server server,
-      String protocol,
-      List<String> features,
-      Topology topology,
-      Path nextSchema,
-      Path logs,
-      Map<String, List<PersonRun>> personRuns)
-      throws IOException, InterruptedException {
-    String runId = runId();
-    if (server.name().equals("person-spring")) {
-      personRuns.computeIfAbsent(client.name(), k -> new ArrayList<>()).add(new PersonRun(runId, features));
-    }
-    log(client.name() + " → " + server.name() + " over " + protocol + " (" + features.size() + " features, run " + runId + ")");
-    return new Driver(client, logs, DRIVER_TIMEOUT)
-        .run(
-            server.name(),
-            protocol,
-            features,
-            List.of("live", "--server", server.name(), "--protocol", protocol, "--features", String.join(",", features)),
-            Map.of(
-                "PERSON_TARGET", topology.personTarget(),
-                "AUTH_TARGET", topology.authTarget(),
-                "AUTH_ADMIN_USERNAME", topology.adminUsername,
-                "AUTH_ADMIN_PASSWORD", topology.adminPassword,
-                "COMPAT_RUN_ID", runId,
-                "COMPAT_NEXT_DESCRIPTORS", nextSchema.toString()));
-  }
-
   /**
-   * A listed failure that passed gets {@value #REPRODUCE_ATTEMPTS} more runs: a gap that depends
-   * on a race still counts as expected if it shows at least once, while a gap that was really
-   * closed passes every time and becomes XPASS — the list still cannot rot.
+   * A listed failure that passed gets {@value #REPRODUCE_ATTEMPTS} more runs, each in a fresh
+   * session: a gap that depends on a race still counts as expected if it shows at least once,
+   * while a gap that was really closed passes every time and becomes XPASS — the list still
+   * cannot rot.
    */
   private static void reproduceExpectedFailures(
-      List<Case> cases,
-      ExpectedFailures expected,
-      Config config,
-      Topology topology,
-      Path nextSchema,
-      Path logs,
-      Map<String, List<PersonRun>> personRuns)
-      throws IOException, InterruptedException {
+      List<Case> cases, ExpectedFailures expected, Config config, List<CaseLibrary.Spec> library, Sessions sessions,
+      List<Session.RowCheck> rows) {
     for (int i = 0; i < cases.size(); i++) {
       Case c = cases.get(i);
-      Config.Server server = config.servers().get(c.server());
-      if (!c.passed() || !expected.lists(c.key()) || server == null) {
+      Config.Client client = config.clients().get(c.client());
+      CaseLibrary.Spec spec = library.stream()
+          .filter(s -> s.server().equals(c.server()) && s.name().equals(c.feature()))
+          .findFirst().orElse(null);
+      if (!c.passed() || !expected.lists(c.key()) || spec == null) {
         continue;
       }
-      Config.Client client = config.clients().get(c.client());
       for (int attempt = 1; attempt <= REPRODUCE_ATTEMPTS; attempt++) {
-        Case again = live(client, server, c.protocol(), List.of(c.feature()), topology, nextSchema, logs, personRuns).get(0);
+        Case again = sessions.run(client, c.server(), c.protocol(), List.of(spec), rows).get(0);
         if (!again.passed()) {
-          cases.set(
-              i,
-              new Case(c.client(), c.server(), c.protocol(), c.feature(), false,
-                  again.detail() + " (passed once, failed on re-run " + attempt + ")", again.ms()));
+          cases.set(i, new Case(c.client(), c.server(), c.protocol(), c.feature(), false,
+              again.detail() + " (passed once, failed on re-run " + attempt + ")", again.ms()));
           break;
         }
       }
@@ -169,7 +137,7 @@ public final class Main {
       log(client.name() + ": golden vectors, encode");
       Path dir = Files.createDirectories(out.resolve(client.name()));
       cases.addAll(
-          new Driver(client, logs, DRIVER_TIMEOUT)
+          new GoldenRun(client, logs, GOLDEN_TIMEOUT)
               .run(
                   "golden",
                   "encode",
@@ -184,7 +152,7 @@ public final class Main {
         }
         log(client.name() + ": golden vectors, decode " + peer.name() + "'s output");
         cases.addAll(
-            new Driver(client, logs, DRIVER_TIMEOUT)
+            new GoldenRun(client, logs, GOLDEN_TIMEOUT)
                 .run(
                     "golden",
                     "from-" + peer.name(),
@@ -198,43 +166,25 @@ public final class Main {
   }
 
   /**
-   * In the database itself, per client: its cancelled RegisterPeople streams (names "<run>
-   * cancel <i>", README) must have left no row behind, and each run's deadline-exceeded stream,
-   * repeated with its request_id, exactly one ("<run> dl") — never none, never two.
+   * In the database itself, per client and check: the rows the cases said their runs must leave
+   * (cases/*.yaml, "database"; for example none for a cancelled stream, exactly one for a
+   * deadline-exceeded stream repeated with its request_id), summed over the client's sessions.
    */
-  private static List<Case> abortedStreamRows(PersonDatabase people, Map<String, List<PersonRun>> runsByClient)
-      throws SQLException {
+  private static List<Case> rowChecks(PersonDatabase people, List<Session.RowCheck> rows) throws SQLException {
+    Map<String, int[]> sums = new LinkedHashMap<>();
+    for (Session.RowCheck r : rows) {
+      int[] sum = sums.computeIfAbsent(r.client() + "\0" + r.caseName() + ":" + r.check(), k -> new int[3]);
+      sum[0] += r.rows();
+      sum[1] += people.countNameContaining(r.nameContains());
+      sum[2]++;
+    }
     List<Case> cases = new ArrayList<>();
-    for (var entry : runsByClient.entrySet()) {
-      int cancelRuns = 0, cancelRows = 0, deadlineRuns = 0, deadlineRows = 0;
-      for (PersonRun run : entry.getValue()) {
-        if (run.features().contains("cancel-mid-stream")) {
-          cancelRuns++;
-          cancelRows += people.countNameContaining(run.id() + " cancel ");
-        }
-        if (run.features().contains("deadline")) {
-          deadlineRuns++;
-          deadlineRows += people.countNameContaining(run.id() + " dl");
-        }
-      }
-      cases.add(new Case(entry.getKey(), "person-spring", "db", "cancel-mid-stream:no-rows", cancelRows == 0,
-          cancelRows + " rows left by " + cancelRuns + " runs' cancelled streams", 0));
-      cases.add(new Case(entry.getKey(), "person-spring", "db", "deadline:one-row-per-run", deadlineRows == deadlineRuns,
-          deadlineRows + " rows for " + deadlineRuns + " runs' deadline-exceeded and repeated streams", 0));
-    }
+    sums.forEach((key, sum) -> {
+      String[] parts = key.split("\0");
+      cases.add(new Case(parts[0], "person-spring", "db", parts[1], sum[0] == sum[1],
+          sum[1] + " rows where " + sum[2] + " runs must leave " + sum[0], 0));
+    });
     return cases;
-  }
-
-  /** One driver run against person-spring: its run id (the prefix of its names) and features. */
-  private record PersonRun(String id, List<String> features) {}
-
-  private static String runId() {
-    String alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
-    StringBuilder id = new StringBuilder().append((char) ('a' + RANDOM.nextInt(26)));
-    for (int i = 0; i < 7; i++) {
-      id.append(alphabet.charAt(RANDOM.nextInt(alphabet.length())));
-    }
-    return id.toString();
   }
 
   private static Path fresh(Path dir) throws IOException {

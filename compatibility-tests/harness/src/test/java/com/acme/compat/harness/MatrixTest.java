@@ -78,13 +78,14 @@ class MatrixTest {
   @Test
   void theConfigRefusesTyposInsteadOfDroppingColumns(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("features.yaml");
-    String servers = "servers:\n  s:\n    image: i\n    protocols: [grpc]\n    features: [unary]\n";
-    Files.writeString(file, servers + "clients:\n  c:\n    dir: c\n    protocols: [grpc]\n    features: [unray]\n");
+    String servers = "servers:\n  s:\n    image: i\n    protocols: [grpc]\n    capabilities: [unary]\n";
+    Files.writeString(file, servers + "clients:\n  c:\n    dir: c\n    protocols: [grpc]\n    capabilities: [unray]\n");
     assertThrows(IllegalArgumentException.class, () -> Config.load(file));
-    Files.writeString(file, servers + "clients:\n  c:\n    dir: c\n    protocols: [grcp]\n    features: [unary]\n");
+    Files.writeString(file, servers + "clients:\n  c:\n    dir: c\n    protocols: [grcp]\n    capabilities: [unary]\n");
     assertThrows(IllegalArgumentException.class, () -> Config.load(file));
-    Files.writeString(file, servers + "clients:\n  c:\n    dir: c\n    protocols: [grpc]\n    features: [unary]\n");
+    Files.writeString(file, servers + "clients:\n  c:\n    dir: c\n    protocols: [grpc]\n    capabilities: [unary]\n");
     Config config = Config.load(file);
-    assertEquals(List.of("unary"), config.featuresOf(config.clients().get("c"), config.servers().get("s")));
+    assertEquals(true, Config.canRun(config.clients().get("c"), config.servers().get("s"), List.of("unary")));
+    assertEquals(false, Config.canRun(config.clients().get("c"), config.servers().get("s"), List.of("unary", "bidi")));
   }
 }

@@ -26,11 +26,15 @@ public record PersonProperties(
       @DefaultValue("10000") long cacheMaxSize) {}
 
   /**
-   * RegisterPeople: people per JDBC batch, and how many streams may hold a transaction (and a
+   * RegisterPeople: people per JDBC batch; people a client may send ahead of the worker that
+   * stores them (the stream's inbound flow-control window, so what one stream holds in memory
+   * is at most window + batchSize people); and how many streams may hold a transaction (and a
    * database connection) at once.
    */
   public record RegisterPeople(
-      @DefaultValue("500") int batchSize, @DefaultValue("4") int maxConcurrentStreams) {}
+      @DefaultValue("500") int batchSize,
+      @DefaultValue("500") int window,
+      @DefaultValue("4") int maxConcurrentStreams) {}
 
   /** ListPeople: people read from the database per query while streaming. */
   public record ListPeople(@DefaultValue("64") int chunkSize) {}

@@ -4,8 +4,7 @@ import com.acme.person.domain.PersonDto;
 import com.acme.person.domain.PersonFilter;
 import com.acme.person.error.ErrorMapper;
 import com.acme.person.mapping.PersonMapper;
-import com.acme.person.store.PageCursor;
-import com.acme.person.store.PersonRepository;
+import com.acme.person.service.PersonRegistry;
 import com.acme.person.v1.ListPeopleResponse;
 import io.grpc.stub.ServerCallStreamObserver;
 import java.util.ArrayDeque;
@@ -19,13 +18,13 @@ import java.util.List;
 final class ListPeopleStreamer implements Runnable {
 
   private final ServerCallStreamObserver<ListPeopleResponse> out;
-  private final PersonRepository repository;
+  private final PersonRegistry registry;
   private final PersonMapper mapper;
   private final ErrorMapper errors;
   private final PersonFilter filter;
   private final int chunkSize;
   private final ArrayDeque<PersonDto> buffer = new ArrayDeque<>();
-  private PageCursor cursor;
+  private PersonDto last;
   private int remaining;
   private boolean exhausted;
   private boolean finished;
@@ -33,13 +32,13 @@ final class ListPeopleStreamer implements Runnable {
 
   ListPeopleStreamer(
       ServerCallStreamObserver<ListPeopleResponse> out,
-      PersonRepository repository,
+      PersonRegistry registry,
       PersonMapper mapper,
       ErrorMapper errors,
       PersonFilter filter,
       int chunkSize) {
     this.out = out;
-    this.repository = repository;
+    this.registry = registry;
     this.mapper = mapper;
     this.errors = errors;
     this.filter = filter;
@@ -88,12 +87,11 @@ final class ListPeopleStreamer implements Runnable {
       exhausted = true;
       return;
     }
-    List<PersonDto> chunk = repository.findPage(filter, cursor, want);
+    List<PersonDto> chunk = registry.listAfter(filter, last, want);
     remaining -= chunk.size();
     exhausted = chunk.size() < want || remaining == 0;
     if (!chunk.isEmpty()) {
-      PersonDto last = chunk.get(chunk.size() - 1);
-      cursor = new PageCursor(last.createdAt(), last.id());
+      last = chunk.get(chunk.size() - 1);
     }
     buffer.addAll(chunk);
   }

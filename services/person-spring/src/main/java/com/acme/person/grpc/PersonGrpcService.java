@@ -7,7 +7,6 @@ import com.acme.person.error.ErrorMapper;
 import com.acme.person.mapping.PersonMapper;
 import com.acme.person.metrics.Phases;
 import com.acme.person.service.PersonRegistry;
-import com.acme.person.store.PersonRepository;
 import com.acme.person.v1.GetPersonRequest;
 import com.acme.person.v1.GetPersonResponse;
 import com.acme.person.v1.ListPeopleRequest;
@@ -37,7 +36,6 @@ import org.springframework.stereotype.Service;
 public class PersonGrpcService implements PersonServiceGrpc.AsyncService, BindableService {
 
   private final PersonRegistry registry;
-  private final PersonRepository repository;
   private final PersonMapper mapper;
   private final RequestValidator validator;
   private final ErrorMapper errors;
@@ -47,7 +45,6 @@ public class PersonGrpcService implements PersonServiceGrpc.AsyncService, Bindab
 
   public PersonGrpcService(
       PersonRegistry registry,
-      PersonRepository repository,
       PersonMapper mapper,
       RequestValidator validator,
       ErrorMapper errors,
@@ -56,7 +53,6 @@ public class PersonGrpcService implements PersonServiceGrpc.AsyncService, Bindab
       Phases phases) {
     this.phases = phases;
     this.registry = registry;
-    this.repository = repository;
     this.mapper = mapper;
     this.validator = validator;
     this.errors = errors;
@@ -97,7 +93,7 @@ public class PersonGrpcService implements PersonServiceGrpc.AsyncService, Bindab
         mapper,
         errors,
         streamWorkers,
-        properties.registerPeople().batchSize());
+        properties.registerPeople().window());
   }
 
   @Override
@@ -122,7 +118,7 @@ public class PersonGrpcService implements PersonServiceGrpc.AsyncService, Bindab
             request.getLimit() == 0 ? PersonFilter.DEFAULT_LIMIT : request.getLimit());
     new ListPeopleStreamer(
             (ServerCallStreamObserver<ListPeopleResponse>) response,
-            repository,
+            registry,
             mapper,
             errors,
             filter,

@@ -26,9 +26,9 @@ import java.util.concurrent.Executor;
  * bound to one thread, so a single worker owns the transaction and takes people from a queue.
  *
  * <p>Memory stays bounded without buffering the stream: inbound flow control is manual, and
- * the client may only send as many people as the queue has room for (credit returns as the
- * worker takes people). With the worker's batch that is at most 2 × batchSize people in memory,
- * however long the stream. A cancel, a broken stream or an invalid person (the validation
+ * the client may only send as many people as the queue has room for, the window (credit
+ * returns as the worker takes people). With the worker's batch that is at most window +
+ * batchSize people in memory, however long the stream. A cancel, a broken stream or an invalid person (the validation
  * interceptor cancels the handler) rolls the transaction back.
  */
 final class RegisterPeopleCall implements StreamObserver<RegisterPeopleRequest>, PersonSource {

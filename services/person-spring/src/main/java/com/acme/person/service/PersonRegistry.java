@@ -2,19 +2,26 @@ package com.acme.person.service;
 
 import com.acme.person.config.PersonProperties;
 import com.acme.person.domain.PersonDto;
+import com.acme.person.domain.PersonFilter;
 import com.acme.person.domain.PersonNotFoundException;
 import com.acme.person.domain.RequestIdConflictException;
 import com.acme.person.store.IdentityAssigner;
+import com.acme.person.store.PageCursor;
 import com.acme.person.store.PeopleBatchWriter;
 import com.acme.person.store.PersonRepository;
 import com.acme.person.store.StoredRequest;
 import com.acme.person.store.StoredStream;
+import java.util.List;
 import java.util.Optional;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
-/** The registry's rules, independent of gRPC and HTTP: idempotency, all-or-nothing streams. */
+/**
+ * The registry's rules, independent of gRPC and HTTP: every read and write of people goes
+ * through here (the gRPC and REST layers never touch the store), with idempotency and
+ * all-or-nothing streams.
+ */
 @Service
 public class PersonRegistry {
 
@@ -58,6 +65,14 @@ public class PersonRegistry {
 
   public PersonDto get(String id) {
     return repository.findById(id).orElseThrow(() -> new PersonNotFoundException(id));
+  }
+
+  /**
+   * Up to max people of the filter's page, in created_at order, after the person given (null:
+   * from the page's start). Read by keyset, so a streamed page costs one query per chunk.
+   */
+  public List<PersonDto> listAfter(PersonFilter filter, PersonDto after, int max) {
+    return repository.findPage(filter, after == null ? null : new PageCursor(after.createdAt(), after.id()), max);
   }
 
   /**

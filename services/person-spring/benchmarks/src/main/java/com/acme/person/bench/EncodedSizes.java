@@ -1,7 +1,6 @@
 package com.acme.person.bench;
 
 import com.acme.person.domain.PersonDto;
-import com.acme.person.mapping.HandWrittenPersonMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Prints "size protobufBytes jsonBytes" per sample person, for the benchmark table. */

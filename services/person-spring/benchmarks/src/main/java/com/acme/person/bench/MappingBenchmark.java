@@ -1,7 +1,6 @@
 package com.acme.person.bench;
 
 import com.acme.person.domain.PersonDto;
-import com.acme.person.mapping.HandWrittenPersonMapper;
 import com.acme.person.mapping.MapStructPersonMapperImpl;
 import com.acme.person.mapping.PersonMapper;
 import com.acme.person.v1.Person;

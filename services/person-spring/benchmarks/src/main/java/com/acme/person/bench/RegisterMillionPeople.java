@@ -24,7 +24,7 @@ import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 /**
  * Evidence that RegisterPeople does not buffer the stream: the real service (H2 on disk) and a
  * client in one JVM whose heap is far too small to hold the people (run with -Xmx; see
- * scripts/bench-person.sh) stream N people (default 1,000,000) through one RegisterPeople
+ * scripts/bench/person.sh) stream N people (default 1,000,000) through one RegisterPeople
  * call. The client sends only while the call is ready, so neither side can hide a buffer.
  * Prints count, time, throughput and the largest heap still in use after any garbage
  * collection during the stream (the live set), next to the heap limit.

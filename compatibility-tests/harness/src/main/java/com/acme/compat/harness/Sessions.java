@@ -1,0 +1,54 @@
+package com.acme.compat.harness;
+
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Opens a session per client × server × protocol against the running topology. */
+final class Sessions {
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final Topology topology;
+  private final Schemas schemas;
+  private final Path logs;
+
+  Sessions(Topology topology, Schemas schemas, Path logs) {
+    this.topology = topology;
+    this.schemas = schemas;
+    this.logs = logs;
+  }
+
+  /** Runs the cases in one new session (a new run id, a new executor); one Case each. */
+  List<Case> run(Config.Client client, String server, String protocol, List<CaseLibrary.Spec> specs,
+      List<Session.RowCheck> rows) {
+    String runId = runId();
+    System.err.println("==> " + client.name() + " → " + server + " over " + protocol + " ("
+        + specs.size() + " cases, run " + runId + ")");
+    Map<String, String> env = Map.of(
+        "PERSON_TARGET", topology.personTarget(),
+        "AUTH_TARGET", topology.authTarget());
+    Path log = logs.resolve(client.name() + "-" + server + "-" + protocol + ".log");
+    List<Case> cases = new ArrayList<>();
+    try (Session session = new Session(client, server, protocol, runId, schemas, env, log,
+        topology.adminUsername, topology.adminPassword)) {
+      for (CaseLibrary.Spec spec : specs) {
+        Case c = session.run(spec, rows);
+        System.err.println("    " + spec.name() + ": " + (c.passed() ? "pass" : "FAIL " + c.detail()));
+        cases.add(c);
+      }
+    }
+    return cases;
+  }
+
+  /** Every name a session creates starts with its run id, so sessions never see each other's data. */
+  static String runId() {
+    String alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+    StringBuilder id = new StringBuilder().append((char) ('a' + RANDOM.nextInt(26)));
+    for (int i = 0; i < 7; i++) {
+      id.append(alphabet.charAt(RANDOM.nextInt(alphabet.length())));
+    }
+    return id.toString();
+  }
+}

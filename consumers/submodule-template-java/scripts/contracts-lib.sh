@@ -1,0 +1,1 @@
+../../submodule-scripts/contracts-lib.sh

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# bench/run.sh [full|smoke] — the benchmarks (benchmarks/): the field reports' scenarios against
+# the service images, started by the compatibility harness's Topology in Testcontainers, with
+# ghz and h2load as outside cross-checks; then benchmarks/report/report.py writes the report
+# and charts. `make bench` (full, about 25 minutes on 2 cores) writes benchmarks/results/,
+# which the README shows; `make test` runs the smoke plan (every scenario at tiny sizes) into
+# .tmp/bench-smoke/ and fails if the machinery breaks — timings are never judged there.
+source "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+plan="${1:-full}"
+case "$plan" in
+  full) out="$ROOT/benchmarks/results" check=() ;;
+  smoke) out="$TOOLS/bench-smoke" check=(--check) ;;
+  *) die "usage: bench.sh full|smoke" ;;
+esac
+export TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost TESTCONTAINERS_CHECKS_DISABLE=true
+
+command -v h2load >/dev/null || { log "installing h2load (Debian's nghttp2-client)"; apt_install nghttp2-client; }
+"$ROOT/scripts/services/images.sh"
+# The clients: the Java SDK and the benchmark program, the TypeScript SDK for Connect for
+# Node (benchmarks/node), the Python SDK and matplotlib (benchmarks/python).
+"$ROOT/scripts/sdk/java.sh" build >/dev/null
+"${MVN[@]}" -q -pl benchmarks -am package -DskipTests
+npm run --silent build -w gen/ts
+sdk_venv "$TOOLS/bench/venv" "$ROOT/benchmarks/python/requirements.txt"
+
+rm -rf "$out/work" && mkdir -p "$out"
+start=$SECONDS
+target=benchmarks/target
+GHZ_VERSION="$GHZ_VERSION" java -cp "$target/classes:$(cat "$target/classpath.txt")" com.acme.bench.Bench \
+  "$ROOT" "$out" "$plan" "$TOOLS/bench/venv/bin/python"
+log "scenarios ran in $((SECONDS - start)) s"
+"$TOOLS/bench/venv/bin/python" benchmarks/report/report.py "$out/results.json" "$out" "${check[@]}"
+rm -rf "$out/work"

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# services/auth-node.sh [build|test|bench|start|image|image-build] — services/auth-node, the auth service on Node.
+# Every mode builds first: the TypeScript SDK (gen/ts/dist, which the service imports as
+# the @acme/contracts workspace package), the service's own code generated from the
+# health/reflection/google.rpc protos, then tsc. `test` runs its node:test suite, `bench`
+# the benchmarks, `start` the service in the foreground, `image` the Docker image
+# acme/auth-node (on the local acme/node-base:24 unless AUTH_NODE_BASE_IMAGE names another).
+source "$(dirname "$0")/../lib.sh"
+mode="${1:-build}"
+# A relative AUTH_DATA_DIR means relative to where the command was given (the repository
+# root for `make run-auth`), not to the service folder this script works in; unset, the data
+# lives in .tmp/auth-data, git-ignored like every other local state (the signing key too).
+data_dir="${AUTH_DATA_DIR:-$ROOT/.tmp/auth-data}"
+[[ "$data_dir" == /* ]] || data_dir="$PWD/$data_dir"
+service="$ROOT/services/auth-node"
+cd "$ROOT"
+
+npm run --silent build -w gen/ts
+(cd "$service" && buf generate --template buf.gen.yaml "$SERVICE_PROTO_DEPS")
+# A clean output folder: a test or module deleted from src/ must not live on in dist/.
+rm -rf "$service/dist"
+npm run --silent build -w services/auth-node
+
+# stage_image — the image's build context: the compiled service and exactly the production
+# dependencies the lockfile resolved (npm ls), copied, so the image build installs nothing.
+stage_image() {
+  local stage="$TOOLS/auth-node-image" base="${AUTH_NODE_BASE_IMAGE:-acme/node-base:24}"
+  [[ "$base" == acme/node-base:* ]] && "$ROOT/scripts/setup/base-images.sh"
+  rm -rf "$stage"; mkdir -p "$stage/app/node_modules" "$stage/data"
+  mkdir -p "$stage/app/dist" && cp -r "$service/dist/src" "$stage/app/dist/src"
+  find "$stage/app/dist" -name '*.map' -delete
+  echo '{"name":"@acme/auth-node","private":true,"type":"module"}' >"$stage/app/package.json"
+  local dir rel
+  while read -r dir; do
+    rel="${dir#"$ROOT/node_modules/"}"
+    [[ "$rel" == "$dir" || "$rel" == "@acme/auth-node" ]] && continue
+    mkdir -p "$stage/app/node_modules/$rel"
+    if [[ "$rel" == "@acme/contracts" ]]; then # the workspace SDK: its package, not its sources
+      cp -r "$dir/package.json" "$dir/dist" "$stage/app/node_modules/$rel/"
+    else
+      cp -rL "$dir/." "$stage/app/node_modules/$rel/"
+    fi
+  done < <(cd "$ROOT" && npm ls --parseable --omit=dev --all -w services/auth-node)
+  docker build -q -t acme/auth-node:latest --build-arg "BASE_IMAGE=$base" -f "$service/Dockerfile" "$stage" >/dev/null
+  echo "auth-node image: acme/auth-node:latest on $base ($(docker image inspect -f '{{.Size}}' acme/auth-node:latest | numfmt --to=iec))"
+}
+
+# image_smoke_test — the image starts, creates its admin, turns healthy (its HEALTHCHECK
+# asks /healthz) and stops gracefully on SIGTERM with exit code 0.
+image_smoke_test() {
+  local status=""
+  SMOKE_CID="$(docker run -d -e AUTH_ADMIN_PASSWORD=smoke-test-admin-password acme/auth-node:latest)"
+  local cid="$SMOKE_CID"
+  trap 'docker rm -f "$SMOKE_CID" >/dev/null 2>&1 || true' EXIT
+  # The first health check runs one interval (10 s) after the start.
+  for _ in $(seq 80); do
+    status="$(docker inspect -f '{{.State.Health.Status}}' "$cid")"
+    [[ "$status" == healthy ]] && break
+    sleep 0.5
+  done
+  [[ "$status" == healthy ]] || { docker logs "$cid" >&2; die "container did not turn healthy ($status)"; }
+  docker stop -t 15 "$cid" >/dev/null
+  [[ "$(docker inspect -f '{{.State.ExitCode}}' "$cid")" == 0 ]] || { docker logs "$cid" >&2; die "container did not stop cleanly"; }
+  docker logs "$cid" | grep -q '"msg":"shut down"' || die "container stopped without a graceful shutdown"
+  echo "auth-node image: container turned healthy and shut down gracefully"
+}
+
+cd "$service"
+case "$mode" in
+  build) echo "auth-node: built into services/auth-node/dist" ;;
+  test) node --test --test-concurrency=1 'dist/test/*.test.js' ;;
+  bench)
+    node dist/bench/mapping.bench.js
+    node dist/bench/login-timing.bench.js
+    node dist/bench/protocols.bench.js
+    ;;
+  start) AUTH_DATA_DIR="$data_dir" exec node dist/src/main.js ;;
+  image) stage_image && image_smoke_test ;;
+  # The image alone, for the compatibility harness, which proves far more than the smoke test.
+  image-build) stage_image ;;
+  *) die "usage: auth-node.sh [build|test|bench|start|image|image-build]" ;;
+esac

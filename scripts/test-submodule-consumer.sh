@@ -1,8 +1,0 @@
-#!/usr/bin/env bash
-# test-submodule-consumer.sh — the git-submodule consumer path (tests/submodule-consumer):
-# real bare repositories in a temporary folder, a service repository made from
-# consumers/submodule-template, and its bump command through safe, untagged, breaking and
-# overridden contract changes, then a --recurse-submodules clone that must build.
-source "$(dirname "$0")/lib.sh"
-cd "$ROOT/tests/submodule-consumer"
-exec python -m pytest -q -p no:cacheprovider "$@"

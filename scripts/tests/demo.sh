@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# tests/demo.sh — `make test-demo` (part of `make test`): the README's three commands as a
+# test. Its own system (its own name, data folder and free ports, so a system a user has up is
+# left alone): make up, make demo, then down and up again, where the person the demo
+# registered must still be there — the data survives a restart — and down.
+source "$(dirname "$0")/../lib.sh"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+export SYSTEM_NAME="acme-system-test-$$" SYSTEM_DIR="$TOOLS/system-test"
+export AUTH_PORT="$(free_port)" AUTH_REST_PORT="$(free_port)" PERSON_PORT="$(free_port)" PERSON_REST_PORT="$(free_port)"
+rm -rf "$SYSTEM_DIR"
+trap '"$ROOT/scripts/system/down.sh" >/dev/null; rm -rf "$SYSTEM_DIR"' EXIT
+source "$ROOT/scripts/system/lib-system.sh"
+
+"$ROOT/scripts/system/up.sh"
+"$ROOT/scripts/system/demo.sh" | tee "$SYSTEM_DIR/demo.log"
+"$ROOT/scripts/system/down.sh"
+"$ROOT/scripts/system/up.sh" >/dev/null
+
+log "after a restart: the people the demo registered are still there"
+token="$(grpcurl -plaintext -d "{\"username\":\"$ADMIN_USERNAME\",\"password\":\"$(admin_password)\"}" \
+  "127.0.0.1:$AUTH_PORT" acme.auth.v1.AuthService/Login | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')"
+name="$(sed -n 's/.*"name": "\(Ada Lovelace [0-9]*\)".*/\1/p' "$SYSTEM_DIR/demo.log" | head -1)"
+[[ -n "$name" ]] || die "the demo's log names no person"
+listed="$(grpcurl -plaintext -H "authorization: Bearer $token" -d "{\"name_contains\":\"$name\"}" \
+  "127.0.0.1:$PERSON_PORT" acme.person.v1.PersonService/ListPeople | grep -c '"id"' || true)"
+((listed == 2)) || die "after a restart $listed of the demo's 2 people are listed"
+echo "the demo's 2 people are there after a restart (the admin's login too: auth-node kept its users)"
