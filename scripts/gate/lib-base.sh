@@ -1,5 +1,5 @@
 # gate/lib-base.sh — sourced (after lib.sh) by the checks that compare the working tree with a
-# base commit (check-breaking.sh, check-rules.sh): which commit, and a copy of it to compare with.
+# base commit (check-breaking.sh): which commit, and a copy of it to compare with.
 #
 # The base is $BASE_REF when set (CI passes the pull request's base commit), else the merge
 # base of HEAD with main (or origin/main). Its files are taken from git into a temporary

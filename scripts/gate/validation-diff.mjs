@@ -1,4 +1,4 @@
-// validation-diff.mjs BASE.binpb HEAD.binpb [--format text|github-actions]
+// validation-diff.mjs BASE.binpb HEAD.binpb [--format text|json]
 //
 // buf judges a schema's shape, not its rules. This compares the buf.validate rules of two buf
 // images (base and head, from `buf build -o`), read with protobuf-es and protovalidate's own
@@ -10,8 +10,9 @@
 //     lets through answers a validating client refuses — breaking; tightened is safe;
 //   - used both ways: both. A change that cannot be ordered (a changed pattern or CEL
 //     expression, a set that is neither a subset nor a superset) breaks in every direction.
-// Findings look like buf's (file:line:column:RULE_ID message) and exit status 100 says some were
-// found, as buf's does. How each rule kind is ordered: the RULES table below.
+// Findings look like buf's (file:line:column:RULE_ID message; or one JSON object per line, with
+// the element they concern) and exit status 100 says some were found, as buf's does. How each
+// rule kind is ordered: the RULES table below.
 import { readFileSync } from "node:fs";
 import { fromBinary, getExtension, hasExtension } from "@bufbuild/protobuf";
 import { reflect } from "@bufbuild/protobuf/reflect";
@@ -48,7 +49,7 @@ const IGNORE_STRICTNESS = { 3: 0, 1: 1, 0: 2 };
 
 const [basePath, headPath, ...rest] = process.argv.slice(2);
 if (!basePath || !headPath) {
-  process.stderr.write("usage: validation-diff.mjs BASE.binpb HEAD.binpb [--format text|github-actions]\n");
+  process.stderr.write("usage: validation-diff.mjs BASE.binpb HEAD.binpb [--format text|json]\n");
   process.exit(2);
 }
 const format = rest[0] === "--format" ? rest[1] : "text";
@@ -62,17 +63,17 @@ for (const [name, h] of head.messages) {
   const b = base.messages.get(name);
   const way = uses.get(name);
   if (!b || !way) continue; // new messages, and messages no RPC carries, cannot break a caller
-  compareMessageRules(b, h, way, name.slice(1));
+  compareMessageRules(b, { ...h, element: name.slice(1) }, way, name.slice(1));
   for (const [number, hf] of h.fields) {
     const bf = b.fields.get(number);
     if (bf) compareRules(ruleOf(bf.proto.options, fieldRules), ruleOf(hf.proto.options, fieldRules),
-      FieldRulesSchema, [], way, hf, `${name.slice(1)}.${hf.proto.name}`);
+      FieldRulesSchema, [], way, { ...hf, element: `${name.slice(1)}.${hf.proto.name}` }, `${name.slice(1)}.${hf.proto.name}`);
   }
 }
 
 for (const f of findings) {
-  if (format === "github-actions") {
-    console.log(`::error file=${f.file},line=${f.line},col=${f.column}::${f.rule}: ${f.message}`);
+  if (format === "json") {
+    console.log(JSON.stringify(f));
   } else {
     console.log(`${f.file}:${f.line}:${f.column}:${f.rule} ${f.message}`);
   }
@@ -208,7 +209,7 @@ function record(change, rule, way, element, name, vb, va) {
   const carried = { request: "sent by clients", response: "sent by servers", both: "sent both ways" }[way];
   const who = change === "changed" ? "either side" : change === "tightened" ? "clients whose requests passed before" : "clients that validate answers";
   const from = vb === undefined ? "unset" : show(vb), to = va === undefined ? "unset" : show(va);
-  findings.push({ ...element.at, rule: id,
+  findings.push({ ...element.at, element: element.element, rule: id,
     message: `${name}: ${rule.join(".")} ${change} (${from} → ${to}) on a message ${carried}; breaks ${who}.` });
 }
 
