@@ -204,6 +204,9 @@ RULES_BREAKING = [
     Case("rule-required-added",
          (Replace(PERSON, "  Address address = 5;", "  Address address = 5 [(buf.validate.field).required = true];"),),
          "VALIDATE_REQUIRED_TIGHTENED"),
+    Case("rule-enum-in-added",
+         (Replace(AUTH_SVC, "        defined_only: true\n        not_in: [0]\n", "        defined_only: true\n        not_in: [0]\n        in: [1]\n"),),
+         "VALIDATE_REPEATED_ITEMS_ENUM_IN_TIGHTENED"),
     Case("rule-ignore-made-stricter",
          (Replace(PERSON_SVC, "  string request_id = 2 [(buf.validate.field) = {\n    ignore: IGNORE_IF_ZERO_VALUE\n    string: {uuid: true}\n  }];",
                   "  string request_id = 2 [(buf.validate.field).string.uuid = true];"),),
@@ -221,6 +224,10 @@ RULES_SAFE = [
          (Replace(PERSON_SVC, "string name_contains = 1 [(buf.validate.field).string.max_len = 200];",
                   "string name_contains = 1 [(buf.validate.field).string.max_len = 300];"),)),
     Case("rule-min-len-lowered-on-a-request", (Replace(AUTH_SVC, "    min_len: 12\n", "    min_len: 10\n"),)),
+    Case("rule-int32-range-widened-on-a-request",
+         (Replace(PERSON_SVC, "    gte: 0\n    lte: 10000\n", "    gte: 0\n    lte: 20000\n"),)),
+    Case("rule-enum-defined-only-dropped-on-a-request",
+         (Replace(AUTH_SVC, "        defined_only: true\n        not_in: [0]\n", "        not_in: [0]\n"),)),
     Case("rule-cel-removed-from-a-request",
          (Replace(PERSON_SVC, "message ListPeopleRequest {\n  option (buf.validate.message).cel = {\n    id: \"age_range.ordered\"\n"
                   "    message: \"min_age must not be greater than max_age\"\n"
