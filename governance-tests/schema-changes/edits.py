@@ -177,9 +177,63 @@ SAFE = [
                                'option java_outer_classname = "AuditProto";\noption java_package = "com.acme.auth.v1";\n\n'
                                "// AuditEntry records one admin action.\nmessage AuditEntry {\n"
                                "  // action names what was done.\n  string action = 1;\n}\n"),)),
-    Case("validation-rule-tightened",
+]
+
+# buf.validate rule changes, judged by the gate's own validation-rule diff (buf does not judge
+# rules). Person and Address travel both ways; the *Request messages only from clients; User
+# only from servers.
+USER_WITH_VALIDATE = (Replace(USER, 'import "google/protobuf/timestamp.proto";',
+                              'import "buf/validate/validate.proto";\nimport "google/protobuf/timestamp.proto";'),)
+RULES_BREAKING = [
+    Case("rule-string-max-len-tightened",
          (Replace(PERSON, "    min_len: 1\n    max_len: 200\n", "    min_len: 1\n    max_len: 100\n"),),
-         None, "a known gap, asserted so it stays visible: buf does not judge buf.validate rules, "
-               "so a tighter rule passes the gate although it rejects data that was valid before"),
+         "VALIDATE_STRING_MAX_LEN_TIGHTENED"),
+    Case("rule-string-min-len-tightened-on-a-request",
+         (Replace(AUTH_SVC, "    min_len: 12\n", "    min_len: 16\n"),), "VALIDATE_STRING_MIN_LEN_TIGHTENED"),
+    Case("rule-string-pattern-changed",
+         (Replace(AUTH_SVC, 'pattern = "^[a-z][a-z0-9._-]{2,31}$"];\n  // password is the user\'s password, 1 to 256',
+                  'pattern = "^[a-z][a-z0-9_]{2,31}$"];\n  // password is the user\'s password, 1 to 256'),),
+         "VALIDATE_STRING_PATTERN_CHANGED"),
+    Case("rule-int32-range-narrowed",
+         (Replace(PERSON_SVC, "    gte: 0\n    lte: 10000\n", "    gte: 0\n    lte: 1000\n"),), "VALIDATE_INT32_LTE_TIGHTENED"),
+    Case("rule-repeated-min-items-raised",
+         (Replace(AUTH_SVC, "    min_items: 1\n    max_items: 8\n", "    min_items: 2\n    max_items: 8\n"),),
+         "VALIDATE_REPEATED_MIN_ITEMS_TIGHTENED"),
+    Case("rule-enum-not-in-grown",
+         (Replace(AUTH_SVC, "        not_in: [0]\n", "        not_in: [0, 2]\n"),), "VALIDATE_REPEATED_ITEMS_ENUM_NOT_IN_TIGHTENED"),
+    Case("rule-required-added",
+         (Replace(PERSON, "  Address address = 5;", "  Address address = 5 [(buf.validate.field).required = true];"),),
+         "VALIDATE_REQUIRED_TIGHTENED"),
+    Case("rule-enum-in-added",
+         (Replace(AUTH_SVC, "        defined_only: true\n        not_in: [0]\n", "        defined_only: true\n        not_in: [0]\n        in: [1]\n"),),
+         "VALIDATE_REPEATED_ITEMS_ENUM_IN_TIGHTENED"),
+    Case("rule-ignore-made-stricter",
+         (Replace(PERSON_SVC, "  string request_id = 2 [(buf.validate.field) = {\n    ignore: IGNORE_IF_ZERO_VALUE\n    string: {uuid: true}\n  }];",
+                  "  string request_id = 2 [(buf.validate.field).string.uuid = true];"),),
+         "VALIDATE_IGNORE_TIGHTENED"),
+    Case("rule-cel-added-on-a-request",
+         (Replace(PERSON_SVC, "message ListPeopleRequest {\n", "message ListPeopleRequest {\n"
+                  "  option (buf.validate.message).cel = {\n    id: \"page.bounded\"\n    message: \"page * limit must stay under a million\"\n"
+                  "    expression: \"this.page * this.limit < 1000000\"\n  };\n"),),
+         "VALIDATE_CEL_TIGHTENED"),
+    Case("rule-cel-expression-changed",
+         (Replace(PERSON_SVC, "this.min_age <= this.max_age", "this.min_age < this.max_age"),), "VALIDATE_CEL_CHANGED"),
+]
+RULES_SAFE = [
+    Case("rule-loosened-on-a-request",
+         (Replace(PERSON_SVC, "string name_contains = 1 [(buf.validate.field).string.max_len = 200];",
+                  "string name_contains = 1 [(buf.validate.field).string.max_len = 300];"),)),
+    Case("rule-min-len-lowered-on-a-request", (Replace(AUTH_SVC, "    min_len: 12\n", "    min_len: 10\n"),)),
+    Case("rule-int32-range-widened-on-a-request",
+         (Replace(PERSON_SVC, "    gte: 0\n    lte: 10000\n", "    gte: 0\n    lte: 20000\n"),)),
+    Case("rule-enum-defined-only-dropped-on-a-request",
+         (Replace(AUTH_SVC, "        defined_only: true\n        not_in: [0]\n", "        not_in: [0]\n"),)),
+    Case("rule-cel-removed-from-a-request",
+         (Replace(PERSON_SVC, "message ListPeopleRequest {\n  option (buf.validate.message).cel = {\n    id: \"age_range.ordered\"\n"
+                  "    message: \"min_age must not be greater than max_age\"\n"
+                  "    expression: \"!has(this.min_age) || !has(this.max_age) || this.min_age <= this.max_age\"\n  };\n\n",
+                  "message ListPeopleRequest {\n"),)),
+    Case("rule-added-on-a-response", USER_WITH_VALIDATE + (
+         Replace(USER, "  string username = 1;", "  string username = 1 [(buf.validate.field).string.min_len = 1];"),)),
 ]
 

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from conftest import git
-from edits import BREAKING, LINT_AND_FORMAT, PERSON, SAFE, Case, Create, Move, Replace
+from edits import BREAKING, LINT_AND_FORMAT, PERSON, RULES_BREAKING, RULES_SAFE, SAFE, USER, Case, Create, Move, Replace
 
 
 def apply(repo: pathlib.Path, case: Case) -> None:
@@ -53,7 +53,7 @@ def output(result: subprocess.CompletedProcess) -> str:
     return result.stdout + result.stderr
 
 
-@pytest.mark.parametrize("case", BREAKING + LINT_AND_FORMAT, ids=lambda c: c.id)
+@pytest.mark.parametrize("case", BREAKING + LINT_AND_FORMAT + RULES_BREAKING, ids=lambda c: c.id)
 def test_gate_refuses(clone, case):
     apply(clone, case)
     commit(clone, case.id)
@@ -62,7 +62,7 @@ def test_gate_refuses(clone, case):
     assert case.rule in output(result), f"{case.id}: expected {case.rule}:\n{output(result)}"
 
 
-@pytest.mark.parametrize("case", SAFE, ids=lambda c: c.id)
+@pytest.mark.parametrize("case", SAFE + RULES_SAFE, ids=lambda c: c.id)
 def test_gate_accepts(clone, case):
     apply(clone, case)
     commit(clone, case.id)
@@ -170,3 +170,31 @@ def test_versions_gate_catches_a_pin_edited_by_hand(clone):
     result = run(clone, "check.sh")
     assert result.returncode != 0
     assert "governance gate FAILED: versions" in output(result)
+
+
+def test_a_rule_loosened_on_a_response_is_refused(clone):
+    # A client that validates answers would refuse what the server may now send. The base
+    # needs the rule first: committed on main, then loosened on the branch.
+    git(clone, "checkout", "-q", "main")
+    apply(clone, RULES_SAFE[-1])
+    commit(clone, "User.username: at least one character")
+    git(clone, "checkout", "-q", "-b", "loosen")
+    apply(clone, Case("rule-removed-from-a-response", (Replace(USER, " [(buf.validate.field).string.min_len = 1]", ""),)))
+    commit(clone, "User.username: no rule")
+    result = gate(clone)
+    assert result.returncode != 0, output(result)
+    assert "VALIDATE_STRING_MIN_LEN_LOOSENED" in output(result)
+    assert "acme/auth/v1/user.proto:" in output(result)
+    assert "on a message sent by servers; breaks clients that validate answers" in output(result)
+
+
+def test_rule_findings_point_at_the_field(clone):
+    apply(clone, RULES_BREAKING[0])
+    commit(clone, RULES_BREAKING[0].id)
+    result = gate(clone)
+    line = next(l for l in output(result).splitlines() if "VALIDATE_STRING_MAX_LEN_TIGHTENED" in l)
+    path, row, column = line.split(":")[:3]
+    assert path == "acme/person/v1/person.proto"
+    text = (clone / "proto" / path).read_text().splitlines()[int(row) - 1]
+    assert text[int(column) - 1:].startswith("string name = 2"), text
+    assert "(200 → 100)" in line

@@ -1,44 +1,32 @@
 #!/usr/bin/env bash
-# gate/check-breaking.sh — buf breaking (FILE rules) of the working tree against a base commit.
-#
-# The base is $BASE_REF when set (CI passes the pull request's base commit), else the
-# merge base of HEAD with main (or origin/main). The base's files are taken from git into a
-# temporary folder, so uncommitted edits here are compared too. buf cannot compare against
-# `.git#ref=…` directly: validate.proto is git-ignored (extracted at set-up), so the base
-# copy gets it the way every copy does (contracts_workspace in lib.sh).
+# gate/check-breaking.sh — every breaking change of the working tree against a base commit
+# (gate/lib-base.sh says which): buf breaking with the contracts' FILE rules, and the
+# buf.validate rules buf does not judge (validation-diff.mjs). Each finding is then judged
+# against proto/breaking-exceptions.yaml by breaking-report.py, which prints the report and
+# writes it as Markdown to .tmp/gate/breaking.md (the pull-request comment). In GitHub Actions
+# the findings also become annotations on the proto lines.
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/lib-base.sh"
 cd "$ROOT"
 
-resolve_base() {
-  if [[ -n "${BASE_REF:-}" ]]; then
-    git rev-parse --verify -q "$BASE_REF^{commit}" || die "BASE_REF=$BASE_REF is not a commit here (fetch it first)"
-    return
-  fi
-  git rev-parse --verify -q HEAD >/dev/null || return 0 # no commit yet: nothing to compare with
-  local branch
-  for branch in main origin/main; do
-    if git rev-parse --verify -q "$branch" >/dev/null; then
-      git merge-base HEAD "$branch"
-      return
-    fi
-  done
-  die "no 'main' or 'origin/main' branch to compare with; set BASE_REF to a commit"
-}
+export_base "breaking"
+out="$TOOLS/gate" && mkdir -p "$out"
+echo "breaking: comparing the working tree with $(git rev-parse --short "$BASE")"
+buf build "$AGAINST" -o "$AGAINST/base.binpb"
+buf build -o "$AGAINST/head.binpb"
 
-base="$(resolve_base)"
-if [[ -z "$base" ]]; then
-  echo "buf breaking: skipped, this repository has no commit to compare with yet"
-  exit 0
-fi
+rc=0
+buf breaking --against "$AGAINST" --error-format=json >"$AGAINST/buf.jsonl" || rc=$?
+# 100: findings (in the file); anything else: buf could not compare (it said why on stderr).
+((rc == 0 || rc == 100)) || die "buf breaking failed (exit $rc)"
+rc=0
+node "$ROOT/scripts/gate/validation-diff.mjs" "$AGAINST/base.binpb" "$AGAINST/head.binpb" --format json >"$AGAINST/rules.jsonl" || rc=$?
+((rc == 0 || rc == 100)) || die "validation-diff.mjs failed (exit $rc)"
 
-against="$(mktemp -d)"
-trap 'rm -rf "$against"' EXIT
-git archive "$base" | tar -x -C "$against"
-if [[ ! -f "$against/buf.yaml" || ! -d "$against/proto" ]]; then
-  echo "buf breaking: skipped, base $(git rev-parse --short "$base") has no contracts yet"
-  exit 0
-fi
-contracts_workspace "$against"
-
-echo "buf breaking: comparing the working tree with $(git rev-parse --short "$base")"
-buf breaking --against "$against" --error-format=msvs
+annotations=()
+[[ "${GITHUB_ACTIONS:-}" == true ]] && annotations=(--annotations)
+"$VENV/bin/python" "$ROOT/scripts/gate/breaking-report.py" \
+  --buf "$AGAINST/buf.jsonl" --rules "$AGAINST/rules.jsonl" \
+  --base "$AGAINST/base.binpb" --head "$AGAINST/head.binpb" \
+  --exceptions proto/breaking-exceptions.yaml --base-exceptions "$AGAINST/proto/breaking-exceptions.yaml" \
+  --markdown "$out/breaking.md" "${annotations[@]}"

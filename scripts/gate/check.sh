@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gate/check.sh — the governance gate: lint, format, breaking, versions and drift. Runs every check
+# gate/check.sh — the governance gate: lint, format, breaking (buf and validation rules), versions and drift. Runs every check
 # even after one fails, so one run shows everything to fix; exits non-zero if any failed.
 # SCHEMA_ONLY=1 checks the schema alone, without versions and drift (the schema-change suite).
 source "$(dirname "$0")/../lib.sh"
@@ -7,13 +7,28 @@ source "$(dirname "$0")/../lib.sh"
 checks=(lint format breaking)
 [[ "${SCHEMA_ONLY:-0}" == "1" ]] || checks+=(versions drift)
 
-failed=()
+# The report a pull request shows (its comment and job summary): the breaking report
+# (check-breaking.sh writes it) and one line per check.
+report_dir="$TOOLS/gate"
+mkdir -p "$report_dir" && rm -f "$report_dir/breaking.md" "$report_dir/report.md"
+
+failed=() rows=()
 for check in "${checks[@]}"; do
   log "check: $check"
-  "$ROOT/scripts/gate/check-$check.sh" || failed+=("$check")
+  if "$ROOT/scripts/gate/check-$check.sh"; then
+    rows+=("| $check | pass |")
+  else
+    failed+=("$check") rows+=("| $check | **FAIL** |")
+  fi
 done
+{
+  if [[ -f "$report_dir/breaking.md" ]]; then cat "$report_dir/breaking.md"; else echo "<!-- contracts-gate-report -->"; fi
+  printf '\n| check | result |\n|---|---|\n'
+  printf '%s\n' "${rows[@]}"
+} >"$report_dir/report.md"
+[[ -z "${GITHUB_STEP_SUMMARY:-}" ]] || cat "$report_dir/report.md" >>"$GITHUB_STEP_SUMMARY"
 if ((${#failed[@]})); then
-  echo "governance gate FAILED: ${failed[*]}" >&2
+  echo "governance gate FAILED: ${failed[*]} (report: .tmp/gate/report.md)" >&2
   exit 1
 fi
-echo "governance gate passed: ${checks[*]}"
+echo "governance gate passed: ${checks[*]} (report: .tmp/gate/report.md)"

@@ -1,0 +1,169 @@
+"""Per-element exceptions (proto/breaking-exceptions.yaml) and the gate's report: an exception
+accepts exactly one element and one rule until it expires; anything else in the file fails the
+gate with a line naming the entry; the report says what was found, accepted and refused, and
+what the change means for the version."""
+
+import datetime
+import json
+import subprocess
+
+import pytest
+
+from conftest import git
+from edits import RULES_BREAKING, Case, Replace
+from test_schema_changes import apply, commit, gate, output, run
+
+EXCEPTIONS = "proto/breaking-exceptions.yaml"
+TIGHTENED = RULES_BREAKING[0]  # Person.name max_len 200 -> 100
+ELEMENT, RULE = "acme.person.v1.Person.name", "VALIDATE_STRING_MAX_LEN_TIGHTENED"
+NEXT_YEAR = (datetime.date.today() + datetime.timedelta(days=365)).isoformat()
+
+
+def entry(element=ELEMENT, rule=RULE, expires=NEXT_YEAR, reason="clients cut names at 100 since 2026-10",
+          review="https://github.com/acme/contracts/pull/123", **extra) -> dict:
+    return {"element": element, "rule": rule, "reason": reason, "expires": expires, "review": review, **extra}
+
+
+def with_exceptions(clone, *entries, text: str | None = None) -> None:
+    body = text if text is not None else "exceptions:\n" + "".join(
+        "  - " + json.dumps(e, ensure_ascii=False) + "\n" for e in entries)
+    (clone / EXCEPTIONS).write_text(body)
+
+
+def tightened_with(clone, *entries, text=None):
+    apply(clone, TIGHTENED)
+    with_exceptions(clone, *entries, text=text)
+    commit(clone, "max_len tightened, with exceptions")
+    return gate(clone)
+
+
+def test_an_exact_unexpired_exception_accepts_the_finding_and_is_printed(clone):
+    result = tightened_with(clone, entry())
+    assert result.returncode == 0, output(result)
+    assert f"{RULE} " in output(result)
+    assert f"[{ELEMENT}] — accepted by exception until {NEXT_YEAR}: clients cut names at 100" in output(result)
+    assert "1 accepted by exception, 0 refused" in output(result)
+    assert "version: breaking: the next major version" in output(result)
+
+
+@pytest.mark.parametrize("wrong", [{"rule": "VALIDATE_STRING_MIN_LEN_TIGHTENED"}, {"element": "acme.person.v1.Person.age"}],
+                         ids=["another-rule", "another-element"])
+def test_an_exception_for_something_else_accepts_nothing(clone, wrong):
+    result = tightened_with(clone, entry(**wrong))
+    assert result.returncode != 0
+    assert f"[{ELEMENT}] — refused" in output(result)
+    assert "matches no finding any more: delete it" in output(result)
+
+
+def test_an_expired_exception_fails_the_gate(clone):
+    result = tightened_with(clone, entry(expires="2026-01-31"))
+    assert result.returncode != 0
+    assert f"entry 1 ({ELEMENT}, {RULE}) expired on 2026-01-31" in output(result)
+    assert f"[{ELEMENT}] — refused" in output(result)
+
+
+def test_an_unused_exception_fails_the_gate_so_the_file_cleans_itself(clone):
+    with_exceptions(clone, entry())
+    commit(clone, "an exception for a change that never came")
+    result = gate(clone)
+    assert result.returncode != 0
+    assert "matches no finding any more: delete it" in output(result)
+
+
+@pytest.mark.parametrize("text, says", [
+    ("exceptions: [", "not YAML"),
+    ("- just a list\n", "must be a mapping with one key, exceptions"),
+    ("exceptions:\n  - element: acme.person.v1.Person.name\n", "entry 1 (acme.person.v1.Person.name, ?): missing expires, reason, review, rule"),
+    (None, "unknown approved_by"),
+    ("exceptions:\n  - " + json.dumps(entry(expires="next spring")) + "\n", "expires must be a date (YYYY-MM-DD), not 'next spring'"),
+    ("exceptions:\n  - " + json.dumps(entry(rule="FIELD_SAME_TYPO")) + "\n", "unknown rule 'FIELD_SAME_TYPO'"),
+    ("exceptions:\n  - " + json.dumps(entry(element="acme.person.v1.Persn.name")) + "\n", "no element 'acme.person.v1.Persn.name'"),
+    ("exceptions:\n  - " + json.dumps(entry(review="see chat")) + "\n", "needs a reason and a review link"),
+], ids=["not-yaml", "not-a-mapping", "missing-keys", "unknown-key", "bad-date", "unknown-rule", "unknown-element", "no-review"])
+def test_a_malformed_exceptions_file_fails_closed_naming_the_entry(clone, text, says):
+    if text is None:
+        text = "exceptions:\n  - " + json.dumps(entry(approved_by="me")) + "\n"
+    result = tightened_with(clone, text=text)
+    assert result.returncode != 0
+    lines = [l for l in output(result).splitlines() if says in l]
+    assert lines and lines[0].startswith(f"exceptions file: {EXCEPTIONS}"), output(result)
+
+
+def test_a_buf_finding_is_pinned_to_its_element_and_can_be_excepted(clone):
+    apply(clone, Case("type", (Replace("proto/acme/person/v1/person_service.proto", "int64 count = 1;", "int32 count = 1;"),)))
+    with_exceptions(clone, entry(element="acme.person.v1.RegisterPeopleResponse.count", rule="FIELD_SAME_TYPE"))
+    commit(clone, "count is an int32 now")
+    result = gate(clone)
+    assert result.returncode == 0, output(result)
+    assert "FIELD_SAME_TYPE" in output(result) and "accepted by exception" in output(result)
+
+
+def test_the_report_for_a_pull_request(clone):
+    result = tightened_with(clone, entry())
+    markdown = (clone / ".tmp" / "gate" / "breaking.md").read_text()
+    assert markdown.startswith("<!-- contracts-gate-report -->")
+    assert f"| `{RULE}` | 1 |" in markdown
+    assert "### Accepted by exception" in markdown
+    # The pull request edited the exceptions file: the report shows it.
+    assert "### Exceptions changed by this pull request" in markdown and f"+ {ELEMENT} {RULE}" in markdown
+    assert "**Version this change implies:** breaking" in markdown
+
+    annotated = run(clone, "check-breaking.sh", GITHUB_ACTIONS="true")
+    assert f"::notice file=proto/acme/person/v1/person.proto,line=" in output(annotated)
+    with_exceptions(clone)
+    annotated = run(clone, "check-breaking.sh", GITHUB_ACTIONS="true")
+    assert annotated.returncode != 0
+    assert f"::error file=proto/acme/person/v1/person.proto,line=40,col=3::{RULE}: " in output(annotated)
+
+
+@pytest.mark.parametrize("edit, bump", [
+    (Replace("proto/acme/person/v1/person.proto", "// age is the age in whole years", "// age is the person's age in whole years"),
+     "comments or options only: the next patch version"),
+    (Replace("proto/acme/person/v1/person.proto", "  google.protobuf.Timestamp created_at = 6;\n",
+             "  google.protobuf.Timestamp created_at = 6;\n  // nickname is what friends call the person.\n  string nickname = 7;\n"),
+     "additions: the next minor version"),
+], ids=["comment", "field-added"])
+def test_the_report_says_which_version_a_safe_change_implies(clone, edit, bump):
+    apply(clone, Case("safe", (edit,)))
+    commit(clone, "safe")
+    result = gate(clone)
+    assert result.returncode == 0, output(result)
+    assert f"version: {bump}" in output(result)
+
+
+def test_the_pull_request_comment_is_posted_once_then_edited(tmp_path):
+    # gh stands in for GitHub's API here (the workflow runs the real one): it remembers the
+    # comments, and the script must find its own by the marker and edit it.
+    from conftest import ROOT
+    store = tmp_path / "comments.json"
+    store.write_text('[{"id": 7, "body": "a reviewer\'s comment"}]')
+    fake = tmp_path / "bin" / "gh"
+    fake.parent.mkdir()
+    fake.write_text("""#!/usr/bin/env python3
+import json, sys
+store = "%s"
+comments = json.load(open(store))
+args = sys.argv[1:]
+method = args[args.index("-X") + 1] if "-X" in args else "GET"
+if method == "GET":
+    marker = args[args.index("--jq") + 1].split('startswith("')[1].split('")')[0]
+    print("\\n".join(str(c["id"]) for c in comments if c["body"].startswith(marker)))
+else:
+    body = open(next(a for a in args if a.startswith("body=@"))[6:]).read()
+    if method == "PATCH":
+        cid = int(next(a for a in args if "/comments/" in a).rsplit("/", 1)[1])
+        next(c for c in comments if c["id"] == cid)["body"] = body
+    else:
+        comments.append({"id": 100 + len(comments), "body": body})
+    json.dump(comments, open(store, "w"))
+""" % store)
+    fake.chmod(0o755)
+    report = tmp_path / "report.md"
+    env = {"PATH": f"{fake.parent}:/usr/bin:/bin", "GITHUB_REPOSITORY": "acme/contracts", "PR_NUMBER": "5"}
+    for run_number in (1, 2):
+        report.write_text(f"<!-- contracts-gate-report -->\n## Contracts gate\nrun {run_number}\n")
+        result = subprocess.run(["bash", str(ROOT / "scripts/gate/pr-comment.sh"), str(report)], env=env,
+                                capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+    comments = json.loads(store.read_text())
+    assert [c["body"] for c in comments] == ["a reviewer's comment", "<!-- contracts-gate-report -->\n## Contracts gate\nrun 2\n"]
