@@ -5,7 +5,7 @@ SHELL := bash
 .DEFAULT_GOAL := all
 MAKEFLAGS += --no-print-directory
 
-.PHONY: up demo down test-demo help all setup gen format lint format-check breaking drift versions check-versions check sdk \
+.PHONY: registries registries-down publish test-registries up demo down test-demo help all setup gen format lint format-check breaking drift versions check-versions check sdk \
         test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean \
         auth-node test-auth-node bench-auth run-auth image-auth \
         test-person test-person-postgres bench-person run-person image-person test-compat \
@@ -126,6 +126,18 @@ down: ## Stop what make up started; the data stays in .tmp/system/.
 
 test-demo: setup ## The demo as a test: its own system up, the demo, a restart that keeps the people, down.
 	@scripts/tests/demo.sh
+
+registries: setup ## Start the package registries (Verdaccio, pypiserver, nginx WebDAV for Maven) on this machine; data in .tmp/registries/.
+	@scripts/release/registries.sh up
+
+registries-down: ## Stop the registries; their data stays.
+	@scripts/release/registries.sh down
+
+publish: sdk ## Publish the SDK packages in dist/ to the registries the environment names (NPM_/PYPI_/MAVEN_REGISTRY_URL, REGISTRY_USER/PASSWORD).
+	@scripts/release/publish.sh
+
+test-registries: setup ## The SDK packages through real registries: published, refused again, installed back by version.
+	@scripts/tests/registries.sh
 
 base-images: ## Start a Docker engine if none answers; the JRE and Node base images (official if a registry answers, else built here; BASE_IMAGES).
 	@scripts/setup/base-images.sh

@@ -141,6 +141,9 @@ def pins() -> list[Pin]:
                          "fuzz/requirements.txt", "benchmarks/python/requirements.txt"):
         out += [Pin(requirements, pip("grpcio"), "GRPCIO_VERSION"),
                 Pin(requirements, pip("protobuf"), "PROTOBUF_PYTHON_VERSION")]
+    # The registries make registries runs.
+    out += [Pin("registries/npm/package.json", npm("verdaccio"), "VERDACCIO_VERSION"),
+            Pin("registries/pypi/requirements.txt", pip("pypiserver"), "PYPISERVER_VERSION")]
     # Workflows: the runtimes they set up.
     for workflow in sorted((ROOT / ".github/workflows").glob("*.yml")):
         text = workflow.read_text()

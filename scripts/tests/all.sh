@@ -20,6 +20,7 @@ suites=(
   "person-spring-postgres|scripts/services/test-person-postgres.sh"
   "compatibility|scripts/tests/compat.sh"
   "demo|scripts/tests/demo.sh"
+  "registries|scripts/tests/registries.sh"
   "fuzz|scripts/tests/fuzz.sh 20000"
   "soak-smoke|scripts/tests/soak.sh 3 5"
   "bench-smoke|scripts/bench/run.sh smoke"
