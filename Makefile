@@ -5,7 +5,7 @@ SHELL := bash
 .DEFAULT_GOAL := all
 MAKEFLAGS += --no-print-directory
 
-.PHONY: registries registries-down publish test-registries up demo down test-demo help all setup gen format lint format-check breaking drift versions check-versions check sdk \
+.PHONY: release test-release registries registries-down publish test-registries up demo down test-demo help all setup gen format lint format-check breaking drift versions check-versions check sdk \
         test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean \
         auth-node test-auth-node bench-auth run-auth image-auth \
         test-person test-person-postgres bench-person run-person image-person test-compat \
@@ -126,6 +126,12 @@ down: ## Stop what make up started; the data stays in .tmp/system/.
 
 test-demo: setup ## The demo as a test: its own system up, the demo, a restart that keeps the people, down.
 	@scripts/tests/demo.sh
+
+release: setup ## The next release, its version from the schema: CHANGELOG, versions, tag, packages published (REASON="…" for a breaking one).
+	@scripts/release/release.sh $(if $(REASON),--allow-breaking "$(REASON)")
+
+test-release: setup ## Releases in a throwaway copy with registries of its own: first, additive, breaking refused then released, resumed.
+	@scripts/tests/release.sh
 
 registries: setup ## Start the package registries (Verdaccio, pypiserver, nginx WebDAV for Maven) on this machine; data in .tmp/registries/.
 	@scripts/release/registries.sh up

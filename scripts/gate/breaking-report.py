@@ -54,6 +54,7 @@ def main() -> int:
     parser.add_argument("--exceptions", type=pathlib.Path, required=True)
     parser.add_argument("--base-exceptions", type=pathlib.Path)
     parser.add_argument("--markdown", type=pathlib.Path)
+    parser.add_argument("--summary-json", type=pathlib.Path, help="what a release needs: the bump, elements added and removed, findings")
     parser.add_argument("--annotations", action="store_true", help="GitHub Actions annotations on the proto lines")
     parser.add_argument("--proto-root", default="proto", help="the module folder buf prefixes its paths with")
     args = parser.parse_args()
@@ -93,6 +94,13 @@ def main() -> int:
     if args.markdown:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
         args.markdown.write_text(report.markdown())
+    if args.summary_json:
+        args.summary_json.write_text(json.dumps({
+            "bump": bump_kind(base, head, findings),
+            "added": sorted(head.names - base.names), "removed": sorted(base.names - head.names),
+            "findings": [{"rule": f.rule, "element": f.element, "message": f.message, "accepted": bool(f.exception)}
+                         for f in findings],
+            "problems": problems}, indent=1))
     return 1 if refused or problems else 0
 
 
@@ -239,15 +247,23 @@ def exception_edits(before: pathlib.Path | None, after: pathlib.Path) -> list[st
     return [f"+ {k}" for k in new if k not in old] + [f"- {k}" for k in old if k not in new]
 
 
+def bump_kind(base: Image, head: Image, findings: list[Finding]) -> str:
+    """breaking, additions, patch (comments or options only) or none."""
+    if findings:
+        return "breaking"
+    if head.names - base.names:
+        return "additions"
+    return "patch" if head.files != base.files else "none"
+
+
 def implied_bump(base: Image, head: Image, findings: list[Finding]) -> str:
     """What the change means for the SDKs' version (semver; while 0.x, a break is a minor)."""
-    if findings:
-        return "breaking: the next major version (while 0.x: the next minor)"
-    if head.names - base.names:
-        return "additions: the next minor version"
-    if head.files != base.files:
-        return "comments or options only: the next patch version"
-    return "no change to the contracts: no release"
+    return {
+        "breaking": "breaking: the next major version (while 0.x: the next minor)",
+        "additions": "additions: the next minor version",
+        "patch": "comments or options only: the next patch version",
+        "none": "no change to the contracts: no release",
+    }[bump_kind(base, head, findings)]
 
 
 @dataclasses.dataclass

@@ -29,4 +29,4 @@ annotations=()
   --buf "$AGAINST/buf.jsonl" --rules "$AGAINST/rules.jsonl" \
   --base "$AGAINST/base.binpb" --head "$AGAINST/head.binpb" \
   --exceptions proto/breaking-exceptions.yaml --base-exceptions "$AGAINST/proto/breaking-exceptions.yaml" \
-  --markdown "$out/breaking.md" "${annotations[@]}"
+  --markdown "$out/breaking.md" --summary-json "$out/breaking.json" "${annotations[@]}"

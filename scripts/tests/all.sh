@@ -21,6 +21,7 @@ suites=(
   "compatibility|scripts/tests/compat.sh"
   "demo|scripts/tests/demo.sh"
   "registries|scripts/tests/registries.sh"
+  "release|scripts/tests/release.sh"
   "fuzz|scripts/tests/fuzz.sh 20000"
   "soak-smoke|scripts/tests/soak.sh 3 5"
   "bench-smoke|scripts/bench/run.sh smoke"

@@ -1,0 +1,26 @@
+"""changelog.py SUMMARY.json TAG PREVIOUS KIND REASON — the CHANGELOG.md section of a release,
+from the breaking check's summary of the descriptor diff (gate/breaking-report.py): what was
+added and removed, and every breaking finding with its rule, with the reason it was accepted."""
+
+import datetime
+import json
+import sys
+
+summary_path, tag, previous, kind, reason = sys.argv[1:6]
+s = json.load(open(summary_path))
+what = {
+    "first": "The first release.",
+    "breaking": f"Breaking changes since {previous}, released with a reason: {reason}",
+    "additions": f"Additions since {previous}; nothing breaks.",
+    "patch": f"Comments or options changed since {previous}; nothing else.",
+}[kind]
+out = [f"## {tag} — {datetime.date.today().isoformat()}", "", what, ""]
+if s["added"]:
+    out += ["### Added", ""] + [f"- `{name}`" for name in s["added"]] + [""]
+if s["removed"]:
+    out += ["### Removed", ""] + [f"- `{name}`" for name in s["removed"]] + [""]
+if s["findings"]:
+    out += ["### Breaking", ""] + [
+        f"- `{f['rule']}` `{f['element']}`: {f['message']}" + (" (accepted by exception)" if f["accepted"] else "")
+        for f in s["findings"]] + [""]
+print("\n".join(out))

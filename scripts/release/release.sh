@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# release/release.sh [--allow-breaking "REASON"] [--no-publish] — `make release`: the next
+# release, its version computed from the schema, never typed by hand.
+#
+# proto/ is compared with the latest release tag (v*) by the gate's own breaking check: a
+# breaking change (buf's findings, the validation rules' — accepted exceptions included: they are
+# still breaking) → the next major, or the next minor while the SDK is 0.x, and refused without a
+# written reason (a v1 package should not break: add v2 beside it); additions → the next minor;
+# comments or options only → the next patch; nothing → no release. Then it writes the
+# CHANGELOG.md section (what was added, removed, and every breaking finding with its rule),
+# writes the version into versions.env and every manifest (make versions, make gen), commits,
+# tags vX.Y.Z, builds the three packages and publishes them to the registries the environment
+# names (release/publish.sh; `eval "$(scripts/release/registries.sh env)"` for make
+# registries'). With no release tag yet, the first release is SDK_VERSION as it stands.
+#
+# Run on a HEAD that is already a release tag, it only publishes what the registries lack: a
+# publish that failed half-way is resumed, never tagged twice. A version that exists is never
+# released again.
+source "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+reason="" publish=true
+while (($#)); do
+  case "$1" in
+    --allow-breaking) (($# >= 2)) || die "--allow-breaking needs a written reason"; reason="$2"; shift 2 ;;
+    --no-publish) publish=false; shift ;;
+    *) die "usage: make release [REASON=\"why the break is accepted\"] (release.sh [--allow-breaking REASON] [--no-publish])" ;;
+  esac
+done
+reason="$(printf '%s' "$reason" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')"
+
+dirty="$(git status --porcelain)"
+[[ -z "$dirty" ]] || die "the working tree has changes; a release is made from a commit — commit or stash them:
+$dirty"
+
+publish_release() {
+  "$ROOT/scripts/gate/check-release-tag.sh" "$1" >/dev/null
+  "$ROOT/scripts/sdk/all.sh" build >/dev/null
+  if $publish; then
+    "$ROOT/scripts/release/publish.sh" || die "$1 is tagged, but not every registry has it: run make release again to publish the rest"
+  else
+    echo "$1: packages in dist/ (not published: --no-publish)"
+  fi
+}
+
+# Resuming: HEAD is a release already.
+here="$(git tag --points-at HEAD --list 'v[0-9]*' | sort -V | tail -n 1)"
+if [[ -n "$here" ]]; then
+  log "HEAD is the release $here: publishing what the registries lack"
+  publish_release "$here"
+  exit 0
+fi
+
+latest="$(git tag --list 'v[0-9]*' --sort=-v:refname | head -n 1)"
+work="$(mktemp -d)" && trap 'rm -rf "$work"' EXIT
+if [[ -z "$latest" ]]; then
+  next="$SDK_VERSION" kind="first"
+  echo '{"bump":"first","added":[],"removed":[],"findings":[],"problems":[]}' >"$work/summary.json"
+else
+  log "comparing proto/ with the latest release, $latest"
+  BASE_REF="$latest" "$ROOT/scripts/gate/check-breaking.sh" >"$work/check.log" 2>&1 || true
+  cp "$TOOLS/gate/breaking.json" "$work/summary.json" 2>/dev/null || { cat "$work/check.log" >&2; die "the breaking check against $latest failed (above)"; }
+  kind="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["bump"])' "$work/summary.json")"
+  problems="$(python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))["problems"]))' "$work/summary.json")"
+  [[ -z "$problems" ]] || die "the exceptions file is wrong; fix it first:
+$problems"
+  IFS=. read -r major minor patch <<<"${latest#v}"
+  case "$kind" in
+    none) die "nothing changed in the contracts since $latest: no release" ;;
+    breaking)
+      grep -E '^[a-z].*:[0-9]+:[0-9]+:' "$work/check.log" >&2 || true
+      [[ -n "$reason" ]] || die "refused: breaking changes since $latest (above). A v1 package should not break: add v2 beside it (README). To release the break anyway, give the reason: make release REASON=\"…\""
+      if ((major == 0)); then next="0.$((minor + 1)).0"; else next="$((major + 1)).0.0"; fi ;;
+    additions) next="$major.$((minor + 1)).0" ;;
+    patch) next="$major.$minor.$((patch + 1))" ;;
+  esac
+fi
+tag="v$next"
+git rev-parse -q --verify "refs/tags/$tag" >/dev/null && die "$tag exists already: a version is released once"
+[[ "$kind" == breaking || -z "$reason" ]] || echo "note: no breaking change since $latest; the reason is not recorded"
+
+log "releasing $tag (${kind}${latest:+ since $latest})"
+# Until the commit, a failure leaves the tree as it was (it was clean).
+trap 'git reset -q --hard HEAD; rm -rf "$work"; die "the release of $tag failed before its commit; nothing was changed"' ERR
+python3 "$ROOT/scripts/release/changelog.py" "$work/summary.json" "$tag" "${latest:-}" "$kind" "$reason" >"$work/section.md"
+{ echo "# Changelog"; echo; cat "$work/section.md"; [[ -f CHANGELOG.md ]] && sed '1{/^# Changelog$/d};2{/^$/d}' CHANGELOG.md; } >"$work/CHANGELOG.md"
+mv "$work/CHANGELOG.md" CHANGELOG.md
+sed -i "s/^SDK_VERSION=.*/SDK_VERSION=$next/" versions.env
+python3 "$ROOT/scripts/gate/versions.py" write >/dev/null
+"$ROOT/scripts/gate/gen.sh" >/dev/null
+git add -A
+git commit -q -F - <<MSG
+Release $tag
+
+$(cat "$work/section.md")
+MSG
+git tag -a "$tag" -F "$work/section.md"
+trap - ERR
+echo "committed and tagged $tag ($(git rev-parse --short HEAD)); push both: git push origin HEAD $tag"
+publish_release "$tag"
