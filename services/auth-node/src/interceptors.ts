@@ -1,14 +1,28 @@
-// The interceptors every RPC runs through, outermost first: the access log sees the final
-// status; the error boundary turns unexpected exceptions into a bare INTERNAL; validation
-// runs before any handler.
+// The interceptors every RPC runs through, outermost first: every answer names the contracts
+// version; the access log sees the final status; the error boundary turns unexpected
+// exceptions into a bare INTERNAL; validation runs before any handler.
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Validator } from "@bufbuild/protovalidate";
 import type { Logger } from "./log.js";
 import { validationInterceptor } from "./validation.js";
+import { CONTRACTS_VERSION, CONTRACTS_VERSION_HEADER } from "./contracts-version.js";
 
 export function interceptors(log: Logger, validator: Validator): Interceptor[] {
-  return [accessLog(log), errorBoundary(log), validationInterceptor(validator)];
+  return [contractsVersion, accessLog(log), errorBoundary(log), validationInterceptor(validator)];
 }
+
+/** The contracts version in the response headers, or in an error's metadata. */
+export const contractsVersion: Interceptor = (next) => async (req) => {
+  try {
+    const res = await next(req);
+    res.header.set(CONTRACTS_VERSION_HEADER, CONTRACTS_VERSION);
+    return res;
+  } catch (err) {
+    const error = ConnectError.from(err);
+    error.metadata.set(CONTRACTS_VERSION_HEADER, CONTRACTS_VERSION);
+    throw error;
+  }
+};
 
 /** One line per call: procedure, protocol, status code, duration. No messages, no metadata. */
 export function accessLog(log: Logger): Interceptor {

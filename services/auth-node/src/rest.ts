@@ -6,6 +6,7 @@
 // Bodies use the proto3 JSON mapping of the same messages, requests pass the same
 // validation, and calls run the same service implementation as the RPCs. Errors use the
 // Connect protocol's JSON error shape and HTTP status mapping, plus Retry-After.
+import { CONTRACTS_VERSION, CONTRACTS_VERSION_HEADER } from "./contracts-version.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { create, type DescMessage, fromJson, type MessageShape, toJson } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextValues, createHandlerContext, type HandlerContext } from "@connectrpc/connect";
@@ -62,7 +63,8 @@ export function restHandler(app: App, maxBodyBytes: number, log: Logger): (req: 
     const started = performance.now();
     const path = (req.url ?? "/").split("?")[0]!;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+      res.writeHead(status, { "content-type": "application/json", [CONTRACTS_VERSION_HEADER]: CONTRACTS_VERSION, ...headers })
+        .end(JSON.stringify(body));
       // Health probes every few seconds would drown the log at info.
       (path === "/healthz" ? log.debug : log.info)("http", {
         method: req.method,

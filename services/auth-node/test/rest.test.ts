@@ -9,6 +9,7 @@ import { createLocalJWKSet, jwtVerify } from "jose";
 import { ViolationsSchema } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
 import { LOGIN_FAILED } from "../src/accounts.js";
 import { ADMIN, type Started, startTestServer } from "./support.js";
+import { SDK_VERSION } from "./contracts-version-expected.js";
 
 describe("REST twin", () => {
   let s: Started;
@@ -31,6 +32,7 @@ describe("REST twin", () => {
   it("logs in and validates with the proto3 JSON mapping of the same messages", async () => {
     const login = await post("/api/login", ADMIN);
     assert.equal(login.status, 200);
+    assert.equal(login.headers.get("acme-contracts-version"), SDK_VERSION, "the REST twin names the contracts version");
     assert.match(login.headers.get("content-type")!, /^application\/json/);
     assert.match(login.json["expiresAt"], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const validated = await post("/api/validate", { token: login.json["token"] });

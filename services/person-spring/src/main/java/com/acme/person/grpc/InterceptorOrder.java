@@ -4,7 +4,9 @@ package com.acme.person.grpc;
 final class InterceptorOrder {
   private InterceptorOrder() {}
 
-  /** Times the whole call and its encoding (metrics.Phases): outermost, so it sees all of it. */
+  /** Names the contracts version on every answer: outermost, so no answer goes without it. */
+  static final int CONTRACTS_VERSION = 5;
+  /** Times the whole call and its encoding (metrics.Phases): outermost but one, so it sees all of it. */
   static final int PHASE_TIMING = 10;
   /** Decodes request messages: it must see the bytes before anything else reads a message. */
   static final int DECODING = 50;
