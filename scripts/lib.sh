@@ -37,6 +37,9 @@ contracts_workspace() {
   ln -s "$PROTO_DEPS" "$1/.tmp/proto-deps"
 }
 
+# free_port — a TCP port nothing listens on now, for a test's own servers beside a user's.
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 

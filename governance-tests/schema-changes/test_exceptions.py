@@ -104,7 +104,7 @@ def test_the_report_for_a_pull_request(clone):
     assert markdown.startswith("<!-- contracts-gate-report -->")
     assert f"| `{RULE}` | 1 |" in markdown
     assert "### Accepted by exception" in markdown
-    # The pull request edited the exceptions file: the report shows it.
+    # This branch edited the exceptions file: the gate's Markdown lists the added entry.
     assert "### Exceptions changed by this pull request" in markdown and f"+ {ELEMENT} {RULE}" in markdown
     assert "**Version this change implies:** breaking" in markdown
 

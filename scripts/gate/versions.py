@@ -86,25 +86,20 @@ def pins() -> list[Pin]:
     for child in ("compatibility-tests/executor/pom.xml", "compatibility-tests/clients/java/pom.xml",
                   "compatibility-tests/harness/pom.xml", "benchmarks/pom.xml"):
         out.append(Pin(child, after_artifact("acme-monorepo"), "SDK_VERSION"))
-    # The Java SDK is published without a parent, so it names everything itself.
-    out += [Pin("gen/java/pom.xml", after_artifact("acme-contracts"), "SDK_VERSION"),
-            Pin("gen/java/pom.xml", tag("maven.compiler.release"), "JAVA_VERSION"),
-            Pin("gen/java/pom.xml", tag("protobuf.version"), "PROTOBUF_JAVA_VERSION"),
-            Pin("gen/java/pom.xml", tag("grpc.version"), "GRPC_JAVA_VERSION"),
-            Pin("gen/java/pom.xml", tag("protovalidate.version"), "PROTOVALIDATE_JAVA_VERSION"),
-            Pin("gen/java/pom.xml", after_artifact("maven-source-plugin"), "MAVEN_SOURCE_PLUGIN_VERSION")]
-    out += [Pin("gen/java/pom.xml", after_artifact(a), k) for a, k in PLUGINS.items()]
-    # The Java submodule template is copied into other repositories: it names everything too.
+    # The Java SDK (published) and the Java submodule template (copied into other repositories)
+    # have no parent: each names the Java release, its runtimes and every plugin itself.
     java_template = "consumers/submodule-template-java/pom.xml"
     for pom in ("gen/java/pom.xml", java_template):
-        out += [Pin(pom, tag("junit.version"), "JUNIT_VERSION"),
+        out += [Pin(pom, tag("maven.compiler.release"), "JAVA_VERSION"),
+                Pin(pom, tag("protobuf.version"), "PROTOBUF_JAVA_VERSION"),
+                Pin(pom, tag("grpc.version"), "GRPC_JAVA_VERSION"),
+                Pin(pom, tag("protovalidate.version"), "PROTOVALIDATE_JAVA_VERSION"),
+                Pin(pom, tag("junit.version"), "JUNIT_VERSION"),
                 Pin(pom, after_artifact("javax.annotation-api"), "JAVAX_ANNOTATION_API_VERSION")]
-    out += [Pin(java_template, tag("maven.compiler.release"), "JAVA_VERSION"),
-            Pin(java_template, tag("protobuf.version"), "PROTOBUF_JAVA_VERSION"),
-            Pin(java_template, tag("grpc.version"), "GRPC_JAVA_VERSION"),
-            Pin(java_template, tag("protovalidate.version"), "PROTOVALIDATE_JAVA_VERSION"),
+        out += [Pin(pom, after_artifact(a), k) for a, k in PLUGINS.items()]
+    out += [Pin("gen/java/pom.xml", after_artifact("acme-contracts"), "SDK_VERSION"),
+            Pin("gen/java/pom.xml", after_artifact("maven-source-plugin"), "MAVEN_SOURCE_PLUGIN_VERSION"),
             Pin(java_template, after_artifact("build-helper-maven-plugin"), "BUILD_HELPER_MAVEN_PLUGIN_VERSION")]
-    out += [Pin(java_template, after_artifact(a), k) for a, k in PLUGINS.items()]
     # person-spring and its JMH benchmarks: Spring Boot's parent and runtime.
     for pom in ("services/person-spring/pom.xml", "services/person-spring/benchmarks/pom.xml"):
         out += [Pin(pom, after_artifact("spring-boot-starter-parent"), "SPRING_BOOT_VERSION"),

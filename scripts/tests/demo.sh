@@ -4,7 +4,6 @@
 # left alone): make up, make demo, then down and up again, where the person the demo
 # registered must still be there — the data survives a restart — and down.
 source "$(dirname "$0")/../lib.sh"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 export SYSTEM_NAME="acme-system-test-$$" SYSTEM_DIR="$TOOLS/system-test"
 export AUTH_PORT="$(free_port)" AUTH_REST_PORT="$(free_port)" PERSON_PORT="$(free_port)" PERSON_REST_PORT="$(free_port)"
 rm -rf "$SYSTEM_DIR"

@@ -5,7 +5,6 @@
 # nothing changes; a wrong password is refused; then each package is installed back by
 # version with its ecosystem's own tool into a project outside the repository and used.
 source "$(dirname "$0")/../lib.sh"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 export REGISTRIES_DIR="$TOOLS/registries-test" NPM_REGISTRY_PORT="$(free_port)" PYPI_REGISTRY_PORT="$(free_port)" MAVEN_REGISTRY_PORT="$(free_port)"
 rm -rf "$REGISTRIES_DIR"
 work="$(mktemp -d)"

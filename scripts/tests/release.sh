@@ -7,7 +7,6 @@
 # registry has the release; nothing changed, nothing is released. Every version is then in
 # every registry.
 source "$(dirname "$0")/../lib.sh"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 export REGISTRIES_DIR="$TOOLS/registries-release-test" NPM_REGISTRY_PORT="$(free_port)" PYPI_REGISTRY_PORT="$(free_port)" MAVEN_REGISTRY_PORT="$(free_port)"
 copy="$(mktemp -d)/contracts"
 rm -rf "$REGISTRIES_DIR"
