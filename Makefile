@@ -5,7 +5,7 @@ SHELL := bash
 .DEFAULT_GOAL := all
 MAKEFLAGS += --no-print-directory
 
-.PHONY: release test-release registries registries-down publish test-registries up demo down test-demo help all setup gen format lint format-check breaking drift versions check-versions check sdk \
+.PHONY: breaking-releases release test-release registries registries-down publish test-registries up demo down test-demo help all setup gen format lint format-check breaking drift versions check-versions check sdk \
         test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean \
         auth-node test-auth-node bench-auth run-auth image-auth \
         test-person test-person-postgres bench-person run-person image-person test-compat \
@@ -35,6 +35,9 @@ format-check: setup ## buf format check: fail with the diff.
 breaking: setup ## buf breaking (FILE) against BASE_REF, or the merge base with main.
 	@scripts/gate/check-breaking.sh
 
+breaking-releases: setup ## The same rules against every release tag (v*): prints which releases each finding breaks.
+	@scripts/gate/check-releases.sh
+
 drift: setup ## Drift gate: regenerating gen/ must change nothing.
 	@scripts/gate/check-drift.sh
 
@@ -44,7 +47,7 @@ versions: ## Write versions.env's versions into every manifest, workflow and POM
 check-versions: ## Every pinned version must be versions.env's (part of make check).
 	@scripts/gate/check-versions.sh
 
-check: setup ## The governance gate: lint + format + breaking + versions + drift.
+check: setup ## The governance gate: lint + format + breaking (merge base, every release) + versions + drift.
 	@scripts/gate/check.sh
 
 sdk: setup ## Build the Java, TypeScript and Python SDK packages into dist/.

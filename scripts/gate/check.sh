@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# gate/check.sh — the governance gate: lint, format, breaking (buf and validation rules), versions and drift. Runs every check
+# gate/check.sh — the governance gate: lint, format, breaking (buf and validation rules, against the
+# merge base and against every release), versions and drift. Runs every check
 # even after one fails, so one run shows everything to fix; exits non-zero if any failed.
 # SCHEMA_ONLY=1 checks the schema alone, without versions and drift (the schema-change suite).
 source "$(dirname "$0")/../lib.sh"
 
-checks=(lint format breaking)
+checks=(lint format breaking releases)
 [[ "${SCHEMA_ONLY:-0}" == "1" ]] || checks+=(versions drift)
 
 # The report a pull request shows (its comment and job summary): the breaking report

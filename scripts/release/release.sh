@@ -63,12 +63,20 @@ else
   problems="$(python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))["problems"]))' "$work/summary.json")"
   [[ -z "$problems" ]] || die "the exceptions file is wrong; fix it first:
 $problems"
+  # Against every release too (gate/check-releases.sh): a change that breaks an earlier release's
+  # clients is a breaking release even when the latest release does not see it.
+  if ! "$ROOT/scripts/gate/check-releases.sh" >"$work/releases.log" 2>&1; then
+    grep -q ' — refused: ' "$work/releases.log" || { cat "$work/releases.log" >&2; die "the check against every release failed (above)"; }
+    grep ' — refused: ' "$work/releases.log" >>"$work/check.log"
+    [[ "$kind" == breaking ]] || breaks="for the clients of earlier releases"
+    kind=breaking
+  fi
   IFS=. read -r major minor patch <<<"${latest#v}"
   case "$kind" in
     none) die "nothing changed in the contracts since $latest: no release" ;;
     breaking)
       grep -E '^[a-z].*:[0-9]+:[0-9]+:' "$work/check.log" >&2 || true
-      [[ -n "$reason" ]] || die "refused: breaking changes since $latest (above). A v1 package should not break: add v2 beside it (README). To release the break anyway, give the reason: make release REASON=\"…\""
+      [[ -n "$reason" ]] || die "refused: breaking changes ${breaks:-since $latest} (above). A v1 package should not break: add v2 beside it (README). To release the break anyway, give the reason: make release REASON=\"…\""
       if ((major == 0)); then next="0.$((minor + 1)).0"; else next="$((major + 1)).0.0"; fi ;;
     additions) next="$major.$((minor + 1)).0" ;;
     patch) next="$major.$minor.$((patch + 1))" ;;
@@ -93,7 +101,17 @@ Release $tag
 
 $(cat "$work/section.md")
 MSG
-git tag -a "$tag" -F "$work/section.md"
+# A breaking release records each break it accepted as an Accepted-Break line of its tag: the
+# check against every release then waives exactly those, against the releases before it.
+cp "$work/section.md" "$work/tag.md"
+if [[ "$kind" == breaking ]]; then
+  python3 - "$TOOLS/gate/releases/summary.json" >>"$work/tag.md" <<'PY'
+import json, sys
+found = sorted({(f["rule"], f["element"]) for f in json.load(open(sys.argv[1]))["findings"] if not f["verdict"].startswith("waived")})
+print("\n".join(f"Accepted-Break: {rule} {element}" for rule, element in found))
+PY
+fi
+git tag -a "$tag" -F "$work/tag.md"
 trap - ERR
 echo "committed and tagged $tag ($(git rev-parse --short HEAD)); push both: git push origin HEAD $tag"
 publish_release "$tag"

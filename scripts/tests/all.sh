@@ -28,8 +28,8 @@ suites=(
 )
 
 # Each suite's output is also kept in .tmp/test-logs/, and a failed suite's last lines are
-# printed again after the summary: CI keeps only the end of a run's output, and the cause of a
-# failure must be in it.
+# printed again before the summary, its lines that say what failed under it: CI keeps only the
+# end of a run's output, and the cause of a failure must be in it.
 logs="$TOOLS/test-logs"
 rm -rf "$logs" && mkdir -p "$logs"
 passed=0 failed=0 report=() failures=()
@@ -42,7 +42,7 @@ for entry in "${suites[@]}"; do
   else
     failed=$((failed + 1)) verdict=FAIL failures+=("$name")
   fi
-  report+=("$(printf '  %-24s %-4s %4ss' "$name" "$verdict" $((SECONDS - start)))")
+  report+=("$name $verdict $((SECONDS - start))s")
 done
 
 for name in "${failures[@]}"; do
@@ -51,7 +51,14 @@ for name in "${failures[@]}"; do
   tail -n 60 "$logs/$name.log"
 done
 echo
-echo "Test suites"
-printf '%s\n' "${report[@]}"
+# CI's record keeps only the last twenty-odd lines: the table is short, and the lines that say
+# why each suite failed go under it, before the count.
+echo "Test suites (name, verdict, time):"
+printf '%s\n' "${report[@]}" | paste -d, - - - - | sed 's/,*$//; s/,/,  /g; s/^/  /'
+
+for name in "${failures[@]}"; do
+  echo "why $name failed (.tmp/test-logs/$name.log):"
+  { grep -E 'PROBLEM|error|Error|FAIL|[Ff]ailed|assert' "$logs/$name.log" || tail -n 8 "$logs/$name.log"; } | tail -n 8 | cut -c1-300
+done
 echo "suites: $passed passed, $failed failed"
 ((failed == 0))

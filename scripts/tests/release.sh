@@ -3,8 +3,10 @@
 # in a throwaway copy of this repository with registries of its own. The first release is
 # SDK_VERSION; an additive change is released as the next minor with a CHANGELOG section; a
 # breaking change is refused without a reason (no tag, no commit, the tree as it was) and
-# released as the next minor (0.x) with one; running it again on the tag only checks that every
-# registry has the release; nothing changed, nothing is released. Every version is then in
+# released as the next minor (0.x) with one, its tag recording the break it accepted; running
+# it again on the tag only checks that every registry has the release; nothing changed, nothing
+# is released; a field number freed by that break and reused with another type is compatible
+# with the latest release but refused for breaking the two before it. Every version is then in
 # every registry.
 source "$(dirname "$0")/../lib.sh"
 export REGISTRIES_DIR="$TOOLS/registries-release-test" NPM_REGISTRY_PORT="$(free_port)" PYPI_REGISTRY_PORT="$(free_port)" MAVEN_REGISTRY_PORT="$(free_port)"
@@ -62,6 +64,8 @@ release --allow-breaking "age moved to 9 with the migration; every client regene
 [[ "$(tags)" == "v0.1.0 v0.2.0 v0.3.0" ]] || die "tags: $(tags)"
 grep -qF "released with a reason: age moved to 9" CHANGELOG.md || die "CHANGELOG.md lacks the reason"
 grep -qF '`FIELD_NO_DELETE`' CHANGELOG.md || die "CHANGELOG.md lacks the breaking finding"
+git tag --list --format='%(contents)' v0.3.0 | grep -qx "Accepted-Break: FIELD_NO_DELETE acme.person.v1.Person" \
+  || die "the v0.3.0 tag does not record the break it accepted"
 
 log "again on the tag: only what the registries lack is published (nothing)"
 release || { tail -30 ../release.log; die "running the release again failed"; }
@@ -74,10 +78,22 @@ git commit -q --allow-empty -m "nothing"
 if release; then die "a release without a change was made"; fi
 expect "nothing changed in the contracts since v0.3.0" "refused"
 
+log "number 3 reused with another type: compatible with v0.3.0, refused for breaking v0.2.0's clients"
+sed -i 's|  int32 age = 9 \[|  // age_text was age in words.\n  string age_text = 3;\n  int32 age = 9 [|' proto/acme/person/v1/person.proto
+scripts/gate/gen.sh >/dev/null && git add -A && git commit -qm "Person: age_text reuses 3"
+head="$(git rev-parse HEAD)"
+if release; then die "a release that breaks v0.2.0's clients was made"; fi
+expect "[acme.person.v1.Person.age_text] — breaks v0.2.0, v0.1.0 — refused: it breaks the clients of v0.2.0, v0.1.0" "the earlier releases named"
+expect "refused: breaking changes for the clients of earlier releases" "refused as breaking"
+[[ "$(git rev-parse HEAD)" == "$head" && "$(tags)" == "v0.1.0 v0.2.0 v0.3.0" ]] || die "the refused release changed something"
+git reset -q --hard HEAD~1
+
 log "every version is in every registry"
+# Read whole first: grep -q stops reading at its match, and curl's SIGPIPE would fail the pipe.
+npm_versions="$(curl -sf "${NPM_REGISTRY_URL}@acme%2fcontracts")" pypi_files="$(curl -sf "${PYPI_INDEX_URL}acme-contracts/")"
 for v in 0.1.0 0.2.0 0.3.0; do
-  curl -sf "${NPM_REGISTRY_URL}@acme%2fcontracts" | grep -q "\"$v\"" || die "npm lacks $v"
-  curl -sf "${PYPI_INDEX_URL}acme-contracts/" | grep -q "acme_contracts-$v-" || die "PyPI lacks $v"
+  grep -q "\"$v\"" <<<"$npm_versions" || die "npm lacks $v"
+  grep -q "acme_contracts-$v-" <<<"$pypi_files" || die "PyPI lacks $v"
   curl -sf -o /dev/null "${MAVEN_REGISTRY_URL}com/acme/contracts/acme-contracts/$v/acme-contracts-$v.jar" || die "Maven lacks $v"
 done
 echo "released v0.1.0, v0.2.0 (additive) and v0.3.0 (breaking, with a reason); each in npm, PyPI and Maven"

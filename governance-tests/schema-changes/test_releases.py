@@ -1,0 +1,96 @@
+"""The gate against every release (gate/check-releases.sh), not only the merge base.
+
+Each case builds a release history on main the way `make release` leaves it — annotated v* tags,
+a breaking release's tag with one "Accepted-Break: RULE ELEMENT" line per break it accepted —
+then commits a change on a branch and runs the real gate. The history: v0.1.0 adds
+Person.nickname (7); v0.2.0 deletes it, accepting FIELD_NO_DELETE on Person with a reason.
+"""
+
+import pathlib
+
+from conftest import git
+from edits import PERSON
+from test_schema_changes import commit, gate, output, run
+
+PERSON_END = "  google.protobuf.Timestamp created_at = 6;\n}"
+NICKNAME = "  // nickname is what the person's friends call them.\n  string nickname = 7;\n"
+REUSED = "  // nickname_count counts the nicknames the person has had.\n  int64 nickname_count = 7;\n"
+HARMLESS = "  // email is where the person reads mail.\n  string email = 8;\n"
+
+
+def add_to_person(repo: pathlib.Path, field: str) -> None:
+    path = repo / PERSON
+    text = path.read_text()
+    assert text.count(PERSON_END) == 1
+    path.write_text(text.replace(PERSON_END, PERSON_END[:-1] + field + "}"))
+
+
+def remove_from_person(repo: pathlib.Path, field: str) -> None:
+    path = repo / PERSON
+    path.write_text(path.read_text().replace(field, ""))
+
+
+def release(repo: pathlib.Path, tag: str, *accepted: str) -> None:
+    message = f"Release {tag}\n\n" + "".join(f"Accepted-Break: {a}\n" for a in accepted)
+    git(repo, "tag", "-a", tag, "-m", message)
+
+
+def history(repo: pathlib.Path, deletion_accepted: bool = True) -> None:
+    git(repo, "checkout", "-q", "main")
+    add_to_person(repo, NICKNAME)
+    commit(repo, "add nickname")
+    release(repo, "v0.1.0")
+    remove_from_person(repo, NICKNAME)
+    commit(repo, "delete nickname")
+    release(repo, "v0.2.0", *(["FIELD_NO_DELETE acme.person.v1.Person"] if deletion_accepted else []))
+    git(repo, "checkout", "-q", "-b", "next")
+
+
+def test_a_number_reused_after_an_accepted_deletion_breaks_the_earlier_release(clone):
+    history(clone)
+    add_to_person(clone, REUSED)
+    commit(clone, "reuse 7 with another type")
+    # Against the merge base (= v0.2.0) this is an addition: only the check against every
+    # release sees that v0.1.0's clients send a string as field 7.
+    assert run(clone, "check-breaking.sh").returncode == 0
+    result = gate(clone)
+    assert result.returncode != 0, output(result)
+    assert "[acme.person.v1.Person.nickname_count] — breaks v0.1.0 — refused: it breaks the clients of v0.1.0" in output(result)
+    assert ":FIELD_SAME_TYPE " in output(result)
+    assert "releases: compared with 2 (v0.2.0, v0.1.0)" in output(result)
+
+
+def test_an_accepted_break_waives_exactly_itself(clone):
+    history(clone)
+    add_to_person(clone, HARMLESS)
+    commit(clone, "a new field with a new number")
+    result = gate(clone)
+    assert result.returncode == 0, output(result)
+    assert "FIELD_NO_DELETE" in output(result)
+    assert "[acme.person.v1.Person] — breaks v0.1.0 — waived: v0.2.0 accepted this break" in output(result)
+    assert "1 findings, 0 refused" in output(result)
+
+
+def test_a_break_no_release_accepted_still_counts(clone):
+    history(clone, deletion_accepted=False)
+    add_to_person(clone, HARMLESS)
+    commit(clone, "a new field with a new number")
+    result = gate(clone)
+    assert result.returncode != 0, output(result)
+    assert "[acme.person.v1.Person] — breaks v0.1.0 — refused: it breaks the clients of v0.1.0" in output(result)
+
+
+def test_a_release_is_compiled_once_and_then_read_from_the_cache(clone):
+    history(clone)
+    images = [clone / ".tmp/cache/release-images" / f"{git(clone, 'rev-parse', t + '^{commit}').strip()}.binpb"
+              for t in ("v0.1.0", "v0.2.0")]
+    assert run(clone, "check-releases.sh").returncode == 0
+    stamps = [i.stat().st_mtime_ns for i in images]
+    assert run(clone, "check-releases.sh").returncode == 0
+    assert [i.stat().st_mtime_ns for i in images] == stamps
+
+
+def test_without_a_release_there_is_nothing_to_compare_with(clone):
+    result = run(clone, "check-releases.sh")
+    assert result.returncode == 0, output(result)
+    assert "releases: no release tag yet, nothing to compare with" in output(result)

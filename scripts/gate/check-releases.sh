@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# gate/check-releases.sh — the working tree against every release (tags v*), not only against the
+# merge base: a change compatible with the last release can still break an earlier one, whose
+# clients are still out there (a field deleted in one release, its number reused with another
+# type in the next). Same rules as check-breaking.sh: buf's (the root buf.yaml's breaking
+# config) and the validation rules' (validation-diff.mjs); releases-report.py judges the
+# findings and prints, for each, the releases it breaks.
+#
+# A release that accepted a break with a reason (make release REASON=…) recorded each accepted
+# finding in its tag as an "Accepted-Break: RULE ELEMENT" line; that waives exactly those
+# findings against the releases before it, and nothing else — an accepted deletion does not let
+# a later reuse of the number through.
+#
+# Each release's image (buf build -o) is compiled once and cached by commit under
+# .tmp/cache/release-images/, so a check costs one buf breaking per release.
+source "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+
+mapfile -t tags < <(git tag --list 'v[0-9]*' --sort=-v:refname)
+out="$TOOLS/gate/releases"
+rm -rf "$out" && mkdir -p "$out"
+if ((${#tags[@]} == 0)); then
+  echo "releases: no release tag yet, nothing to compare with"
+  echo '{"releases":[],"findings":[]}' >"$out/summary.json"
+  exit 0
+fi
+cache="$TOOLS/cache/release-images" && mkdir -p "$cache"
+buf build proto -o "$out/head.binpb"
+
+# release_image TAG — prints the path of TAG's compiled contracts, compiling them on first use.
+release_image() {
+  local sha image copy
+  sha="$(git rev-parse "$1^{commit}")" image="$cache/$sha.binpb"
+  if [[ ! -s "$image" ]]; then
+    copy="$(mktemp -d)"
+    git archive "$sha" buf.yaml proto | tar -x -C "$copy"
+    contracts_workspace "$copy"
+    buf build "$copy/proto" -o "$image.part" || { rm -rf "$copy"; die "release $1 does not compile with this buf"; }
+    mv "$image.part" "$image" && rm -rf "$copy"
+  fi
+  echo "$image"
+}
+
+manifest=()
+for tag in "${tags[@]}"; do
+  image="$(release_image "$tag")"
+  rc=0
+  buf breaking "$out/head.binpb" --against "$image" --exclude-imports --config buf.yaml --error-format=json \
+    >"$out/$tag.buf.jsonl" || rc=$?
+  ((rc == 0 || rc == 100)) || die "buf breaking against $tag failed (exit $rc)"
+  rc=0
+  node scripts/gate/validation-diff.mjs "$image" "$out/head.binpb" --format json >"$out/$tag.rules.jsonl" || rc=$?
+  ((rc == 0 || rc == 100)) || die "validation-diff.mjs against $tag failed (exit $rc)"
+  git tag --list --format='%(contents)' "$tag" | sed -n 's/^Accepted-Break: //p' >"$out/$tag.accepted"
+  manifest+=(--release "$tag" "$image" "$out/$tag.buf.jsonl" "$out/$tag.rules.jsonl" "$out/$tag.accepted")
+done
+
+"$VENV/bin/python" scripts/gate/releases-report.py --head "$out/head.binpb" \
+  --exceptions proto/breaking-exceptions.yaml --summary-json "$out/summary.json" "${manifest[@]}"
