@@ -100,6 +100,13 @@ def pins() -> list[Pin]:
     out += [Pin("gen/java/pom.xml", after_artifact("acme-contracts"), "SDK_VERSION"),
             Pin("gen/java/pom.xml", after_artifact("maven-source-plugin"), "MAVEN_SOURCE_PLUGIN_VERSION"),
             Pin(java_template, after_artifact("build-helper-maven-plugin"), "BUILD_HELPER_MAVEN_PLUGIN_VERSION")]
+    # The outside Maven consumer (consumers/outside/): no parent either.
+    outside = "consumers/outside/maven/pom.xml"
+    out += [Pin(outside, tag("maven.compiler.release"), "JAVA_VERSION"),
+            Pin(outside, tag("acme-contracts.version"), "SDK_VERSION"),
+            Pin(outside, tag("grpc.version"), "GRPC_JAVA_VERSION"),
+            Pin(outside, after_artifact("maven-compiler-plugin"), "MAVEN_COMPILER_PLUGIN_VERSION"),
+            Pin(outside, after_artifact("maven-resources-plugin"), "MAVEN_RESOURCES_PLUGIN_VERSION")]
     # person-spring and its JMH benchmarks: Spring Boot's parent and runtime.
     for pom in ("services/person-spring/pom.xml", "services/person-spring/benchmarks/pom.xml"):
         out += [Pin(pom, after_artifact("spring-boot-starter-parent"), "SPRING_BOOT_VERSION"),
@@ -123,7 +130,8 @@ def pins() -> list[Pin]:
                 "@bufbuild/buf": "BUF_VERSION", "@bufbuild/protoc-gen-es": "PROTOBUF_ES_VERSION"}
     for manifest in ("gen/ts/package.json", "services/auth-node/package.json",
                      "compatibility-tests/clients/ts/package.json", "benchmarks/node/package.json",
-                     "consumers/submodule-template-ts/package.json", "consumers/submodule-template-java/package.json"):
+                     "consumers/submodule-template-ts/package.json", "consumers/submodule-template-java/package.json",
+                     "consumers/outside/npm/package.json"):
         deps = json.loads((ROOT / manifest).read_text())
         named = {**deps.get("dependencies", {}), **deps.get("devDependencies", {})}
         out += [Pin(manifest, npm(name), key) for name, key in npm_keys.items() if name in named]
@@ -133,7 +141,8 @@ def pins() -> list[Pin]:
             Pin("gen/python/pyproject.toml", r'("grpcio==)([^"]*)(")', "GRPCIO_VERSION"),
             Pin("scripts/setup/requirements-tools.txt", pip("grpcio-tools"), "GRPCIO_TOOLS_VERSION")]
     for requirements in ("scripts/setup/requirements-tools.txt", "compatibility-tests/clients/python/requirements.txt",
-                         "fuzz/requirements.txt", "benchmarks/python/requirements.txt"):
+                         "fuzz/requirements.txt", "benchmarks/python/requirements.txt",
+                         "consumers/outside/pip/requirements.txt"):
         out += [Pin(requirements, pip("grpcio"), "GRPCIO_VERSION"),
                 Pin(requirements, pip("protobuf"), "PROTOBUF_PYTHON_VERSION")]
     # The registries make registries runs.

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tests/release.sh — `make test-release` (part of `make test`): releases as a team makes them,
 # in a throwaway copy of this repository with registries of its own. The first release is
-# SDK_VERSION; an additive change is released as the next minor with a CHANGELOG section; a
+# SDK_VERSION; an additive change is released as the next minor with a CHANGELOG section, and
+# the outside consumer projects (consumers/outside/) install the previous and the new version
+# from the registries and call the services with each; a
 # breaking change is refused without a reason (no tag, no commit, the tree as it was) and
 # released as the next minor (0.x) with one, its tag recording the break it accepted; running
 # it again on the tag only checks that every registry has the release; nothing changed, nothing
@@ -12,7 +14,8 @@ source "$(dirname "$0")/../lib.sh"
 export REGISTRIES_DIR="$TOOLS/registries-release-test" NPM_REGISTRY_PORT="$(free_port)" PYPI_REGISTRY_PORT="$(free_port)" MAVEN_REGISTRY_PORT="$(free_port)"
 copy="$(mktemp -d)/contracts"
 rm -rf "$REGISTRIES_DIR"
-trap '"$ROOT/scripts/release/registries.sh" down >/dev/null; rm -rf "$REGISTRIES_DIR" "$(dirname "$copy")"' EXIT
+trap '"$ROOT/scripts/release/registries.sh" down >/dev/null; COMPAT_TOPOLOGY="release-test-$$" "$ROOT/compatibility-tests/topology.sh" down
+  rm -rf "$REGISTRIES_DIR" "$(dirname "$copy")"' EXIT
 "$ROOT/scripts/release/registries.sh" up >/dev/null
 eval "$("$ROOT/scripts/release/registries.sh" env)"
 
@@ -49,6 +52,14 @@ grep -q "^SDK_VERSION=0.2.0$" versions.env || die "versions.env does not say 0.2
 grep -q '"version": "0.2.0"' gen/ts/package.json || die "gen/ts/package.json does not say 0.2.0"
 grep -qF -- '- `acme.person.v1.Person.nickname`' CHANGELOG.md || die "CHANGELOG.md does not list the new field"
 [[ -z "$(git status --porcelain)" ]] || die "the release left changes: $(git status --porcelain)"
+
+log "outside consumers: the previous (0.1.0) and the new (0.2.0) from the registries, against the services"
+# The services are this tree's images; 0.2.0 only added a field they do not know, so clients
+# of both versions must work with them.
+"$ROOT/scripts/services/images.sh" >/dev/null
+eval "$(COMPAT_TOPOLOGY="release-test-$$" "$ROOT/compatibility-tests/topology.sh" up)"
+"$ROOT/scripts/tests/outside-consumers.sh" 0.1.0 0.2.0
+COMPAT_TOPOLOGY="release-test-$$" "$ROOT/compatibility-tests/topology.sh" down
 
 log "a breaking change: refused without a reason, changing nothing"
 sed -i 's/int32 age = 3 \[/int32 age = 9 [/' proto/acme/person/v1/person.proto
