@@ -5,7 +5,7 @@ SHELL := bash
 .DEFAULT_GOAL := all
 MAKEFLAGS += --no-print-directory
 
-.PHONY: breaking-releases release test-release registries registries-down publish test-registries up demo down test-demo help all setup gen format lint format-check breaking drift versions check-versions check sdk \
+.PHONY: breaking-releases compat-released release test-release registries registries-down publish test-registries up demo down test-demo help all setup gen format lint format-check breaking drift versions check-versions check sdk \
         test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean \
         auth-node test-auth-node bench-auth run-auth image-auth \
         test-person test-person-postgres bench-person run-person image-person test-compat \
@@ -99,6 +99,9 @@ test-soak: setup ## A 15-second smoke of the soak (part of make test): the machi
 
 test-compat: setup ## The compatibility harness: every case of compatibility-tests/cases/ through each SDK's executor against both service images; prints the matrix.
 	@scripts/tests/compat.sh
+
+compat-released: setup ## The matrix for clients built on released SDKs (VERSIONS="0.1.0 0.2.0"), installed from the registries the environment names.
+	@scripts/tests/compat.sh released $(VERSIONS)
 
 lint-workflows: setup ## actionlint over .github/workflows.
 	@scripts/gate/lint-workflows.sh

@@ -11,8 +11,8 @@
 # findings against the releases before it, and nothing else — an accepted deletion does not let
 # a later reuse of the number through.
 #
-# Each release's image (buf build -o) is compiled once and cached by commit under
-# .tmp/cache/release-images/, so a check costs one buf breaking per release.
+# Each release's image (buf build -o) is compiled once and cached by commit (release-image.sh),
+# so a check costs one buf breaking per release.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 
@@ -24,26 +24,11 @@ if ((${#tags[@]} == 0)); then
   echo '{"releases":[],"findings":[]}' >"$out/summary.json"
   exit 0
 fi
-cache="$TOOLS/cache/release-images" && mkdir -p "$cache"
 buf build proto -o "$out/head.binpb"
-
-# release_image TAG — prints the path of TAG's compiled contracts, compiling them on first use.
-release_image() {
-  local sha image copy
-  sha="$(git rev-parse "$1^{commit}")" image="$cache/$sha.binpb"
-  if [[ ! -s "$image" ]]; then
-    copy="$(mktemp -d)"
-    git archive "$sha" buf.yaml proto | tar -x -C "$copy"
-    contracts_workspace "$copy"
-    buf build "$copy/proto" -o "$image.part" || { rm -rf "$copy"; die "release $1 does not compile with this buf"; }
-    mv "$image.part" "$image" && rm -rf "$copy"
-  fi
-  echo "$image"
-}
 
 manifest=()
 for tag in "${tags[@]}"; do
-  image="$(release_image "$tag")"
+  image="$(scripts/gate/release-image.sh "$tag")"
   rc=0
   buf breaking "$out/head.binpb" --against "$image" --exclude-imports --config buf.yaml --error-format=json \
     >"$out/$tag.buf.jsonl" || rc=$?

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# tests/compat.sh — `make test-compat`: the compatibility harness (compatibility-tests/). Builds
-# both service images (service-images.sh), the newer schema and every client, then
-# runs the harness, which starts the topology in Testcontainers and prints the matrix.
+# tests/compat.sh [released VERSION…] — `make test-compat`: the compatibility harness
+# (compatibility-tests/). Builds both service images (service-images.sh), the newer schema and
+# every client, then runs the harness, which starts the topology in Testcontainers and prints the
+# matrix. With `released VERSION…`, only clients built on those released SDK versions run (a row
+# per client × version), each installed from the registries the environment names
+# (compatibility-tests/released/build.sh): what `make release` checks before it publishes.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 # Testcontainers on this machine: no ryuk (its image cannot be pulled), the engine's ports on
@@ -22,6 +25,12 @@ done
 # tested by their own suites.
 "${MVN[@]}" -q -pl compatibility-tests/harness -am package \
   -Dtest='com.acme.compat.harness.*Test' -Dsurefire.failIfNoSpecifiedTests=false
+if [[ "${1:-}" == released ]]; then
+  shift
+  (($#)) || die "usage: compat.sh released VERSION…"
+  COMPAT_RELEASED="$("$ROOT/compatibility-tests/released/build.sh" "$@")"
+  export COMPAT_RELEASED COMPAT_ONLY_RELEASED=1
+fi
 log "clients and harness built in $((SECONDS - start)) s"
 
 harness=compatibility-tests/harness/target

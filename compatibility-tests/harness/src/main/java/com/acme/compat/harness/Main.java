@@ -44,28 +44,45 @@ public final class Main {
     List<CaseLibrary.Spec> library = CaseLibrary.load(tests.resolve("cases"), config);
     Schemas schemas = new Schemas(nextSchema);
 
-    List<Case> cases = new ArrayList<>(golden(config, tests, fresh(work.resolve("golden")), logs));
+    // Clients built on released SDK versions (COMPAT_RELEASED); with COMPAT_ONLY_RELEASED=1 only
+    // they run (no golden vectors, no fault): what a release checks before it publishes.
+    List<ClientRun> released = ClientRun.released(System.getenv("COMPAT_RELEASED"), config, nextSchema);
+    boolean onlyReleased = "1".equals(System.getenv("COMPAT_ONLY_RELEASED"));
+    if (onlyReleased && released.isEmpty()) {
+      throw new IllegalStateException("COMPAT_ONLY_RELEASED=1 but COMPAT_RELEASED lists no client");
+    }
+    if (onlyReleased) {
+      expected = expected.released();
+    }
+    List<Case> cases = new ArrayList<>(onlyReleased ? List.of() : golden(config, tests, fresh(work.resolve("golden")), logs));
     List<Session.RowCheck> rows = new ArrayList<>();
+    List<String> skipped = new ArrayList<>();
     try (Topology topology = new Topology(config, tests, fresh(work.resolve("person-db")))) {
       log("starting auth-node and person-spring");
       topology.start();
       log("auth-node at " + topology.authTarget() + ", person-spring at " + topology.personTarget());
       Sessions sessions = new Sessions(topology, schemas, logs);
-      for (Config.Client client : config.clients().values()) {
+      List<ClientRun> runs = new ArrayList<>();
+      if (!onlyReleased) {
+        config.clients().values().forEach(c -> runs.add(new ClientRun(c, schemas)));
+      }
+      runs.addAll(released);
+      for (ClientRun run : runs) {
+        Config.Client client = run.client();
         for (Config.Server server : config.servers().values()) {
           List<CaseLibrary.Spec> specs = library.stream()
               .filter(c -> c.server().equals(server.name()) && Config.canRun(client, server, c.requires()))
               .toList();
           for (String protocol : config.protocolsOf(client, server)) {
             if (!specs.isEmpty()) {
-              cases.addAll(sessions.run(client, server.name(), protocol, specs, rows));
+              cases.addAll(sessions.run(client, run.schemas(), server.name(), protocol, specs, rows, skipped));
             }
           }
         }
       }
-      reproduceExpectedFailures(cases, expected, config, library, sessions, rows);
+      reproduceExpectedFailures(cases, expected, runs, library, sessions, rows);
       AuthOutageFault outage = null;
-      if (config.faults().contains(AuthOutageFault.FAULT)) {
+      if (!onlyReleased && config.faults().contains(AuthOutageFault.FAULT)) {
         log("fault: stopping auth-node while person-spring is under calls");
         outage = new AuthOutageFault(Sessions.runId());
         cases.addAll(outage.run(topology));
@@ -85,7 +102,7 @@ public final class Main {
       }
     }
 
-    Matrix matrix = new Matrix(cases, expected);
+    Matrix matrix = new Matrix(cases, expected, skipped);
     long seconds = (System.nanoTime() - start) / 1_000_000_000;
     String title = "Compatibility matrix (harness " + seconds + " s)";
     System.out.println();
@@ -102,19 +119,20 @@ public final class Main {
    * cannot rot.
    */
   private static void reproduceExpectedFailures(
-      List<Case> cases, ExpectedFailures expected, Config config, List<CaseLibrary.Spec> library, Sessions sessions,
+      List<Case> cases, ExpectedFailures expected, List<ClientRun> runs, List<CaseLibrary.Spec> library, Sessions sessions,
       List<Session.RowCheck> rows) {
     for (int i = 0; i < cases.size(); i++) {
       Case c = cases.get(i);
-      Config.Client client = config.clients().get(c.client());
+      ClientRun run = runs.stream().filter(r -> r.client().name().equals(c.client())).findFirst().orElse(null);
       CaseLibrary.Spec spec = library.stream()
           .filter(s -> s.server().equals(c.server()) && s.name().equals(c.feature()))
           .findFirst().orElse(null);
-      if (!c.passed() || !expected.lists(c.key()) || spec == null) {
+      if (!c.passed() || !expected.lists(c.key()) || spec == null || run == null) {
         continue;
       }
       for (int attempt = 1; attempt <= REPRODUCE_ATTEMPTS; attempt++) {
-        Case again = sessions.run(client, c.server(), c.protocol(), List.of(spec), rows).get(0);
+        Case again = sessions.run(run.client(), run.schemas(), c.server(), c.protocol(), List.of(spec), rows, new ArrayList<>())
+            .get(0);
         if (!again.passed()) {
           cases.set(i, new Case(c.client(), c.server(), c.protocol(), c.feature(), false,
               again.detail() + " (passed once, failed on re-run " + attempt + ")", again.ms()));

@@ -36,7 +36,15 @@ final class Matrix {
   private final List<Row> rows = new ArrayList<>();
   private final List<String> stale = new ArrayList<>();
 
+  /** Cases a released client's schema could not express (Schemas.NotInRelease): no verdict. */
+  private final List<String> skipped;
+
   Matrix(List<Case> cases, ExpectedFailures expected) {
+    this(cases, expected, List.of());
+  }
+
+  Matrix(List<Case> cases, ExpectedFailures expected, List<String> skipped) {
+    this.skipped = skipped;
     Set<String> keys = new LinkedHashSet<>();
     for (Case c : cases) {
       keys.add(c.key());
@@ -112,6 +120,10 @@ final class Matrix {
         out.append("- STALE `").append(key).append("`: listed in expected-failures.yaml but no such case ran\n");
       }
     }
+    if (!skipped.isEmpty()) {
+      out.append("\n## Not run: the client's release lacks what the case needs (shown as —)\n\n");
+      skipped.forEach(k -> out.append("- `").append(k).append("`\n"));
+    }
     List<Row> facts = rows.stream().filter(r -> r.c().server().equals("faults") && !r.c().detail().isEmpty()).toList();
     if (!facts.isEmpty()) {
       out.append("\n## Fault figures\n\n");
@@ -137,6 +149,7 @@ final class Matrix {
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("cases", json);
     doc.put("stale", stale);
+    doc.put("notRun", skipped);
     JsonMapper.builder().build().writerWithDefaultPrettyPrinter().writeValue(dir.resolve("matrix.json").toFile(), doc);
   }
 }

@@ -57,7 +57,10 @@ final class Session implements AutoCloseable {
     admin.put("password", adminPassword);
   }
 
-  /** Runs one case; its row checks are added to rows. */
+  /**
+   * Runs one case; its row checks are added to rows. Throws Schemas.NotInRelease, without a
+   * verdict, when the session's client is built on a release that lacks what the case needs.
+   */
   Case run(CaseLibrary.Spec spec, List<RowCheck> rows) {
     long start = System.nanoTime();
     Values.Scope scope = new Values.Scope();
@@ -81,6 +84,8 @@ final class Session implements AutoCloseable {
       }
     } catch (IOException e) {
       detail = e.getMessage() + " (log: " + log + ")";
+    } catch (Schemas.NotInRelease e) {
+      throw e;
     } catch (RuntimeException e) {
       detail = "the case could not run: " + e;
     } catch (InterruptedException e) {
@@ -147,7 +152,16 @@ final class Session implements AutoCloseable {
         .setExchange(step.path("exchange").asBoolean(false));
     long requestBytes = 0;
     for (JsonNode request : requests) {
-      ByteString bytes = Schemas.encode(method.getInputType(), request);
+      ByteString bytes;
+      try {
+        bytes = Schemas.encode(method.getInputType(), request);
+      } catch (IllegalArgumentException e) {
+        // What today's schema encodes and a release's does not: the case needs a newer SDK.
+        if (schemas.release() != null && !newer) {
+          throw new Schemas.NotInRelease(e.getMessage() + ", which " + schemas.release() + " lacks");
+        }
+        throw e;
+      }
       requestBytes = Math.max(requestBytes, bytes.size());
       call.addRequests(bytes);
     }
