@@ -65,7 +65,10 @@ up() {
     fi
     fill "$ROOT/registries/npm/config.yaml" "$dir/npm/config.yaml" "DIR=$dir/npm" "PORT=$NPM_REGISTRY_PORT" \
       "UPSTREAM=$(npm config get registry)"
-    (cd "$dir/npm" && nohup node "$app/node_modules/verdaccio/bin/verdaccio" --config config.yaml >"$dir/npm/stdout.log" 2>&1 &
+    # `cd` first, on its own: with `cd && node &` the whole list goes to the background and $!
+    # is the subshell's, which `down` would stop while Verdaccio kept running.
+    (cd "$dir/npm" || exit 1
+      nohup node "$app/node_modules/verdaccio/bin/verdaccio" --config config.yaml >"$dir/npm/stdout.log" 2>&1 &
       echo $! >"$dir/npm/pid")
   fi
 
@@ -106,8 +109,12 @@ up() {
 
 down() {
   [[ -f "$dir/maven/nginx.pid" ]] && nginx -p "$dir/maven" -c "$dir/maven/nginx.conf" -e "$dir/maven/error.log" -s quit 2>/dev/null || true
+  local pid
   for pid in "$dir/npm/pid" "$dir/pypi/pid"; do
-    running "$pid" && kill "$(cat "$pid")"
+    if running "$pid"; then
+      kill "$(cat "$pid")"
+      for _ in $(seq 50); do running "$pid" || break; sleep 0.1; done
+    fi
     rm -f "$pid"
   done
   echo "registries stopped; their data stays in ${dir#"$ROOT/"}/"

@@ -60,3 +60,11 @@ fetched="$work/m2/com/acme/contracts/acme-contracts/$v/acme-contracts-$v.jar"
 grep -q "acme-contracts-$v.jar>acme=" "$work/m2/com/acme/contracts/acme-contracts/$v/_remote.repositories" \
   || die "Maven did not fetch the jar from the acme repository"
 echo "Maven: com.acme.contracts:acme-contracts:$v fetched from the repository, the jar published"
+
+log "registries down: every server stops answering"
+"$ROOT/scripts/release/registries.sh" down >/dev/null
+for port in "$NPM_REGISTRY_PORT" "$PYPI_REGISTRY_PORT" "$MAVEN_REGISTRY_PORT"; do
+  for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/" || continue 2; sleep 0.1; done
+  die "port $port still answers after registries.sh down: a server was left running"
+done
+echo "registries down: npm, PyPI and Maven stopped answering"
