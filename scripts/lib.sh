@@ -22,7 +22,10 @@ export GOMODCACHE="$TOOLS/cache/go-mod"
 export GOCACHE="$TOOLS/cache/go-build"
 export GOFLAGS="-modcacherw"
 MAVEN_HOME="$TOOLS/maven"
-MVN=("$MAVEN_HOME/bin/mvn" -B -ntp -Dmaven.repo.local="$TOOLS/m2")
+# Maven's local repository: the tool cache's, unless MAVEN_REPO_LOCAL names another (the
+# release suite's throwaway copy builds SDK versions of its own there, never in the shared one).
+M2="${MAVEN_REPO_LOCAL:-$TOOLS/m2}"
+MVN=("$MAVEN_HOME/bin/mvn" -B -ntp -Dmaven.repo.local="$M2")
 
 export PATH="$BIN:$NODE_HOME/bin:$ROOT/node_modules/.bin:$VENV/bin:$PATH"
 

@@ -26,9 +26,9 @@ mkdir -p "$out" && : >"$out/clients.tsv"
 [[ -d "$clients/ts/src/gen" ]] || "$clients/ts/build.sh"
 [[ -d "$TOOLS/compat/python-executor" ]] || "$clients/python/build.sh"
 # Maven's local repository for these builds holds no acme-contracts of this build, so the jar
-# can only come from the registry; third-party artifacts come from .tmp/m2 as Central.
+# can only come from the registry; third-party artifacts come from the build's local repository as Central.
 cat >"$out/settings.xml" <<XML
-<settings><mirrors><mirror><id>build-cache</id><mirrorOf>central</mirrorOf><url>file://$TOOLS/m2</url></mirror></mirrors></settings>
+<settings><mirrors><mirror><id>build-cache</id><mirrorOf>central</mirrorOf><url>file://$M2</url></mirror></mirrors></settings>
 XML
 rm -rf "$out/m2/com/acme"
 

@@ -86,10 +86,40 @@ tag="v$next"
 git rev-parse -q --verify "refs/tags/$tag" >/dev/null && die "$tag exists already: a version is released once"
 [[ "$kind" == breaking || -z "$reason" ]] || echo "note: no breaking change since $latest; the reason is not recorded"
 
+# Clients built on the last three releases, installed from the registries, against the services
+# this commit builds (compatibility-tests/released/): a release that is not breaking must keep
+# every one of them working, or it is refused; a breaking one, released with a reason, lists
+# the cases that fail in its CHANGELOG section.
+: >"$work/old-clients.md"
+mapfile -t previous < <(git tag --list 'v[0-9]*' --sort=-v:refname | head -n 3 | sed 's/^v//')
+if ((${#previous[@]})); then
+  if [[ -z "${NPM_REGISTRY_URL:-}" || -z "${PYPI_INDEX_URL:-}" || -z "${MAVEN_REGISTRY_URL:-}" ]]; then
+    $publish && die "the clients of earlier releases come from the registries: name them first (eval \"\$(scripts/release/registries.sh env)\", or a hosted registry's URLs)"
+    echo "note: no registries named (--no-publish): the clients of ${previous[*]} were not checked"
+  else
+    log "clients of ${previous[*]} against the services of this commit"
+    rm -f "$TOOLS/compat/matrix.json"
+    "$ROOT/scripts/tests/compat.sh" released "${previous[@]}" >"$work/old-clients.log" 2>&1 || true
+    [[ -f "$TOOLS/compat/matrix.json" ]] || { tail -30 "$work/old-clients.log" >&2; die "the clients of earlier releases could not be run (above)"; }
+    python3 - "$TOOLS/compat/matrix.json" >"$work/old-clients.md" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+for c in m["cases"]:
+    if c["verdict"] in ("FAIL", "XPASS"):
+        print(f"- `{c['case']}`: {c['detail']}")
+PY
+    sed -n 's/^\([0-9]*\) cases: /clients of earlier releases: \1 cases: /p' "$work/old-clients.log"
+    if [[ -s "$work/old-clients.md" && "$kind" != breaking ]]; then
+      cat "$work/old-clients.md" >&2
+      die "refused: clients of earlier releases fail against the new services (above; matrix in .tmp/compat/matrix.md). a release that is not breaking must keep them working"
+    fi
+  fi
+fi
+
 log "releasing $tag (${kind}${latest:+ since $latest})"
 # Until the commit, a failure leaves the tree as it was (it was clean).
 trap 'git reset -q --hard HEAD; rm -rf "$work"; die "the release of $tag failed before its commit; nothing was changed"' ERR
-python3 "$ROOT/scripts/release/changelog.py" "$work/summary.json" "$tag" "${latest:-}" "$kind" "$reason" >"$work/section.md"
+python3 "$ROOT/scripts/release/changelog.py" "$work/summary.json" "$tag" "${latest:-}" "$kind" "$reason" "$work/old-clients.md" >"$work/section.md"
 { echo "# Changelog"; echo; cat "$work/section.md"; [[ -f CHANGELOG.md ]] && sed '1{/^# Changelog$/d};2{/^$/d}' CHANGELOG.md; } >"$work/CHANGELOG.md"
 mv "$work/CHANGELOG.md" CHANGELOG.md
 sed -i "s/^SDK_VERSION=.*/SDK_VERSION=$next/" versions.env

@@ -15,11 +15,11 @@ for var in NPM_REGISTRY_URL PYPI_INDEX_URL MAVEN_REGISTRY_URL AUTH_TARGET PERSON
 done
 services="${SERVICES_CONTRACTS_VERSION:-$SDK_VERSION}"
 work="$(mktemp -d)" && trap 'rm -rf "$work"' EXIT
-# Maven takes third-party artifacts from this build's own cache (.tmp/m2) standing in for
+# Maven takes third-party artifacts from this build's own cache (.tmp/m2, or MAVEN_REPO_LOCAL) standing in for
 # Central, so the project downloads nothing but acme-contracts; its own local repository is
 # empty, so acme-contracts can only come from the registry (checked below).
 cat >"$work/settings.xml" <<XML
-<settings><mirrors><mirror><id>build-cache</id><mirrorOf>central</mirrorOf><url>file://$TOOLS/m2</url></mirror></mirrors></settings>
+<settings><mirrors><mirror><id>build-cache</id><mirrorOf>central</mirrorOf><url>file://$M2</url></mirror></mirrors></settings>
 XML
 
 # expect LINE WHAT — the consumer's line must say what it used and what the services run.

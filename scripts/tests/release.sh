@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # tests/release.sh — `make test-release` (part of `make test`): releases as a team makes them,
-# in a throwaway copy of this repository with registries of its own. The first release is
-# SDK_VERSION; an additive change is released as the next minor with a CHANGELOG section, and
-# the outside consumer projects (consumers/outside/) install the previous and the new version
-# from the registries and call the services with each; a
-# breaking change is refused without a reason (no tag, no commit, the tree as it was) and
-# released as the next minor (0.x) with one, its tag recording the break it accepted; running
-# it again on the tag only checks that every registry has the release; nothing changed, nothing
-# is released; a field number freed by that break and reused with another type is compatible
-# with the latest release but refused for breaking the two before it. Every version is then in
-# every registry.
+# in a throwaway copy of this repository with registries of its own:
+#   - the first release is SDK_VERSION;
+#   - an additive change is the next minor, with a CHANGELOG section; the clients of the earlier
+#     releases (built on their SDKs from the registries: compatibility-tests/released/) pass
+#     against the services of the commit, and the outside consumer projects
+#     (consumers/outside/) install the previous and the new version and call the services;
+#   - an addition whose services break the earlier clients at run time is refused;
+#   - a breaking change is refused without a reason (no tag, no commit, the tree as it was) and
+#     released as the next minor (0.x) with one: its tag records the break it accepted, its
+#     CHANGELOG the cases in which earlier clients fail;
+#   - run again on the tag, it only checks that every registry has the release;
+#   - nothing changed, nothing is released;
+#   - a field number freed by that break, reused with another type, is compatible with the
+#     latest release but refused for breaking the two before it.
+# Every version is then in every registry.
 source "$(dirname "$0")/../lib.sh"
 export REGISTRIES_DIR="$TOOLS/registries-release-test" NPM_REGISTRY_PORT="$(free_port)" PYPI_REGISTRY_PORT="$(free_port)" MAVEN_REGISTRY_PORT="$(free_port)"
 copy="$(mktemp -d)/contracts"
@@ -24,7 +29,14 @@ mkdir -p "$copy"
 git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
   [[ -f "$f" ]] && install -D -m "$(stat -c %a "$f")" "$f" "$copy/$f"
 done
-ln -s "$TOOLS" "$copy/.tmp" && ln -s "$ROOT/node_modules" "$copy/node_modules"
+ln -s "$TOOLS" "$copy/.tmp"
+# An npm workspace of its own (seconds, from the cache): the copy's services and clients build on
+# the copy's SDK, linked from its gen/ts, as in a checkout.
+(cd "$copy" && npm install --ignore-scripts --no-audit --no-fund --prefer-offline >/dev/null)
+# The copy builds SDK versions of its own (0.2.0 here is not this tree's): in a Maven repository
+# of its own, never in the shared one.
+export MAVEN_REPO_LOCAL="$(dirname "$copy")/m2"
+cp -a "$M2" "$MAVEN_REPO_LOCAL"
 export GIT_AUTHOR_NAME=release-suite GIT_AUTHOR_EMAIL=suite@example.invalid GIT_COMMITTER_NAME=release-suite GIT_COMMITTER_EMAIL=suite@example.invalid
 cd "$copy"
 git init -q -b main && git add -A && git commit -qm "contracts as they are"
@@ -39,27 +51,53 @@ release || { tail -30 ../release.log; die "the first release failed"; }
 expect "@acme/contracts@$SDK_VERSION published" "published to npm"
 
 log "an additive change: the next minor"
-python3 - <<'PY'
-import pathlib
-p = pathlib.Path("proto/acme/person/v1/person.proto")
-last = "  google.protobuf.Timestamp created_at = 6;\n"
-p.write_text(p.read_text().replace(last, last + "  // nickname is what friends call the person.\n  string nickname = 7;\n"))
-PY
-scripts/gate/gen.sh >/dev/null && git add -A && git commit -qm "Person: nickname"
+# A new message: a new field of Person would also need person-spring's mapper to say what it does
+# with it (MapStruct refuses an unmapped target), which is the service's change, not this one.
+cat >>proto/acme/person/v1/person.proto <<'PROTO'
+
+// Team is a group of people.
+message Team {
+  // name is the team's display name.
+  string name = 1;
+}
+PROTO
+scripts/gate/gen.sh >/dev/null && git add -A && git commit -qm "Team"
 release || { tail -30 ../release.log; die "the additive release failed"; }
 [[ "$(tags)" == "v0.1.0 v0.2.0" ]] || die "tags: $(tags)"
 grep -q "^SDK_VERSION=0.2.0$" versions.env || die "versions.env does not say 0.2.0"
 grep -q '"version": "0.2.0"' gen/ts/package.json || die "gen/ts/package.json does not say 0.2.0"
-grep -qF -- '- `acme.person.v1.Person.nickname`' CHANGELOG.md || die "CHANGELOG.md does not list the new field"
+grep -qF -- '- `acme.person.v1.Team`' CHANGELOG.md || die "CHANGELOG.md does not list the new message"
 [[ -z "$(git status --porcelain)" ]] || die "the release left changes: $(git status --porcelain)"
+expect "clients of earlier releases: " "the clients of v0.1.0 ran against the new services"
+expect " 0 FAIL, 0 expected, 0 XPASS" "and every case passed"
+grep -h "clients of earlier releases: " "$copy/../release.log"
 
 log "outside consumers: the previous (0.1.0) and the new (0.2.0) from the registries, against the services"
-# The services are this tree's images; 0.2.0 only added a field they do not know, so clients
+# The services are this tree's images; 0.2.0 only added a message they do not use, so clients
 # of both versions must work with them.
 "$ROOT/scripts/services/images.sh" >/dev/null
 eval "$(COMPAT_TOPOLOGY="release-test-$$" "$ROOT/compatibility-tests/topology.sh" up)"
 "$ROOT/scripts/tests/outside-consumers.sh" 0.1.0 0.2.0
 COMPAT_TOPOLOGY="release-test-$$" "$ROOT/compatibility-tests/topology.sh" down
+
+log "an addition whose services break earlier clients at run time: refused, changing nothing"
+# auth-node now tells unknown users from wrong passwords: no schema rule sees it, the clients of
+# 0.1.0 and 0.2.0 do.
+sed -i 's/throw new ConnectError(LOGIN_FAILED, Code.Unauthenticated);/throw new ConnectError(LOGIN_FAILED, user ? Code.Unauthenticated : Code.NotFound);/' \
+  services/auth-node/src/accounts.ts
+grep -q "Code.NotFound" services/auth-node/src/accounts.ts || die "the auth-node edit no longer applies"
+printf '%s\n' "" "// Badge is what a team member wears." "message Badge {" "  // label is printed on it." "  string label = 1;" "}" \
+  >>proto/acme/person/v1/person.proto
+scripts/gate/gen.sh >/dev/null && git add -A && git commit -qm "Badge; auth-node: unknown users are NOT_FOUND"
+head="$(git rev-parse HEAD)"
+if release; then die "a release whose services break earlier clients was made"; fi
+expect "refused: clients of earlier releases fail against the new services" "refused"
+expect "@0.1.0/auth-node/grpc/" "a client of 0.1.0 named"
+expect "@0.2.0/auth-node/grpc/" "a client of 0.2.0 named"
+expect "expected UNAUTHENTICATED, got NOT_FOUND" "the failure said"
+[[ "$(git rev-parse HEAD)" == "$head" && -z "$(git status --porcelain)" && "$(tags)" == "v0.1.0 v0.2.0" ]] \
+  || die "the refused release changed something"
+git reset -q --hard HEAD~1
 
 log "a breaking change: refused without a reason, changing nothing"
 sed -i 's/int32 age = 3 \[/int32 age = 9 [/' proto/acme/person/v1/person.proto
@@ -75,6 +113,10 @@ release --allow-breaking "age moved to 9 with the migration; every client regene
 [[ "$(tags)" == "v0.1.0 v0.2.0 v0.3.0" ]] || die "tags: $(tags)"
 grep -qF "released with a reason: age moved to 9" CHANGELOG.md || die "CHANGELOG.md lacks the reason"
 grep -qF '`FIELD_NO_DELETE`' CHANGELOG.md || die "CHANGELOG.md lacks the breaking finding"
+grep -qF "### Clients of earlier releases that fail against this one" CHANGELOG.md \
+  && grep -qF -- '- `java@0.2.0/person-spring/grpc/' CHANGELOG.md \
+  || die "CHANGELOG.md does not list the cases the clients of 0.2.0 fail against the renumbered age"
+echo "v0.3.0: $(grep -c -- '^- `[a-z]*@0\.[12]\.0/' CHANGELOG.md) cases of the clients of 0.1.0 and 0.2.0 fail against it, listed in CHANGELOG.md"
 git tag --list --format='%(contents)' v0.3.0 | grep -qx "Accepted-Break: FIELD_NO_DELETE acme.person.v1.Person" \
   || die "the v0.3.0 tag does not record the break it accepted"
 
