@@ -5,7 +5,7 @@ SHELL := bash
 .DEFAULT_GOAL := all
 MAKEFLAGS += --no-print-directory
 
-.PHONY: breaking-releases compat-released release test-release registries registries-down publish test-registries up demo down test-demo help all setup gen format lint format-check breaking drift versions check-versions check sdk \
+.PHONY: bench-gate test-bench-gate breaking-releases compat-released release test-release registries registries-down publish test-registries up demo down test-demo help all setup gen format lint format-check breaking drift versions check-versions check sdk \
         test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean \
         auth-node test-auth-node bench-auth run-auth image-auth \
         test-person test-person-postgres bench-person run-person image-person test-compat \
@@ -102,6 +102,12 @@ test-compat: setup ## The compatibility harness: every case of compatibility-tes
 
 compat-released: setup ## The matrix for clients built on released SDKs (VERSIONS="0.1.0 0.2.0"), installed from the registries the environment names.
 	@scripts/tests/compat.sh released $(VERSIONS)
+
+bench-gate: setup ## The gate at scale: every step on trees of 4, 100, 1,000 and 5,000 files and googleapis, 3 runs each; report in benchmarks/results/gate/.
+	@scripts/bench/gate.sh full
+
+test-bench-gate: setup ## The scale benchmark's smoke run (4 and 100 files, 3 releases; part of make test): fails if the gate fails on a synthetic tree.
+	@scripts/bench/gate.sh smoke
 
 lint-workflows: setup ## actionlint over .github/workflows.
 	@scripts/gate/lint-workflows.sh

@@ -12,21 +12,25 @@ cd "$ROOT"
 export_base "breaking"
 out="$TOOLS/gate" && mkdir -p "$out"
 echo "breaking: comparing the working tree with $(git rev-parse --short "$BASE")"
-buf build "$AGAINST" -o "$AGAINST/base.binpb"
-buf build -o "$AGAINST/head.binpb"
+# Each side is compiled once, into an image both buf breaking and the rule diff read
+# (check.sh compiles the head once for every check: GATE_HEAD_IMAGE).
+buf build "$AGAINST/proto" -o "$AGAINST/base.binpb"
+head_image="${GATE_HEAD_IMAGE:-$AGAINST/head.binpb}"
+[[ -n "${GATE_HEAD_IMAGE:-}" ]] || buf build proto -o "$head_image"
 
 rc=0
-buf breaking --against "$AGAINST" --error-format=json >"$AGAINST/buf.jsonl" || rc=$?
+buf breaking "$head_image" --against "$AGAINST/base.binpb" --exclude-imports --config buf.yaml --error-format=json \
+  >"$AGAINST/buf.jsonl" || rc=$?
 # 100: findings (in the file); anything else: buf could not compare (it said why on stderr).
 ((rc == 0 || rc == 100)) || die "buf breaking failed (exit $rc)"
 rc=0
-node "$ROOT/scripts/gate/validation-diff.mjs" "$AGAINST/base.binpb" "$AGAINST/head.binpb" --format json >"$AGAINST/rules.jsonl" || rc=$?
+node "$ROOT/scripts/gate/validation-diff.mjs" "$AGAINST/base.binpb" "$head_image" --format json >"$AGAINST/rules.jsonl" || rc=$?
 ((rc == 0 || rc == 100)) || die "validation-diff.mjs failed (exit $rc)"
 
 annotations=()
 [[ "${GITHUB_ACTIONS:-}" == true ]] && annotations=(--annotations)
 "$VENV/bin/python" "$ROOT/scripts/gate/breaking-report.py" \
   --buf "$AGAINST/buf.jsonl" --rules "$AGAINST/rules.jsonl" \
-  --base "$AGAINST/base.binpb" --head "$AGAINST/head.binpb" \
+  --base "$AGAINST/base.binpb" --head "$head_image" \
   --exceptions proto/breaking-exceptions.yaml --base-exceptions "$AGAINST/proto/breaking-exceptions.yaml" \
   --markdown "$out/breaking.md" --summary-json "$out/breaking.json" "${annotations[@]}"

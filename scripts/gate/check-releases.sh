@@ -24,21 +24,22 @@ if ((${#tags[@]} == 0)); then
   echo '{"releases":[],"findings":[]}' >"$out/summary.json"
   exit 0
 fi
-buf build proto -o "$out/head.binpb"
+head_image="${GATE_HEAD_IMAGE:-$out/head.binpb}"
+[[ -n "${GATE_HEAD_IMAGE:-}" ]] || buf build proto -o "$head_image"
 
 manifest=()
 for tag in "${tags[@]}"; do
   image="$(scripts/gate/release-image.sh "$tag")"
   rc=0
-  buf breaking "$out/head.binpb" --against "$image" --exclude-imports --config buf.yaml --error-format=json \
+  buf breaking "$head_image" --against "$image" --exclude-imports --config buf.yaml --error-format=json \
     >"$out/$tag.buf.jsonl" || rc=$?
   ((rc == 0 || rc == 100)) || die "buf breaking against $tag failed (exit $rc)"
   rc=0
-  node scripts/gate/validation-diff.mjs "$image" "$out/head.binpb" --format json >"$out/$tag.rules.jsonl" || rc=$?
+  node scripts/gate/validation-diff.mjs "$image" "$head_image" --format json >"$out/$tag.rules.jsonl" || rc=$?
   ((rc == 0 || rc == 100)) || die "validation-diff.mjs against $tag failed (exit $rc)"
   git tag --list --format='%(contents)' "$tag" | sed -n 's/^Accepted-Break: //p' >"$out/$tag.accepted"
   manifest+=(--release "$tag" "$image" "$out/$tag.buf.jsonl" "$out/$tag.rules.jsonl" "$out/$tag.accepted")
 done
 
-"$VENV/bin/python" scripts/gate/releases-report.py --head "$out/head.binpb" \
+"$VENV/bin/python" scripts/gate/releases-report.py --head "$head_image" \
   --exceptions proto/breaking-exceptions.yaml --summary-json "$out/summary.json" "${manifest[@]}"

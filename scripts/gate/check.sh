@@ -13,6 +13,12 @@ checks=(lint format breaking releases)
 report_dir="$TOOLS/gate"
 mkdir -p "$report_dir" && rm -f "$report_dir/breaking.md" "$report_dir/report.md"
 
+# The working tree is compiled once, for every check that compares it (breaking, releases); when
+# it does not compile, each check compiles it itself and says why.
+head_dir="$(mktemp -d)" && trap 'rm -rf "$head_dir"' EXIT
+export GATE_HEAD_IMAGE="$head_dir/head.binpb"
+(cd "$ROOT" && buf build proto -o "$GATE_HEAD_IMAGE" 2>/dev/null) || unset GATE_HEAD_IMAGE
+
 failed=() rows=()
 for check in "${checks[@]}"; do
   log "check: $check"

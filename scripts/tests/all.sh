@@ -25,6 +25,7 @@ suites=(
   "fuzz|scripts/tests/fuzz.sh 20000"
   "soak-smoke|scripts/tests/soak.sh 3 5"
   "bench-smoke|scripts/bench/run.sh smoke"
+  "bench-gate-smoke|scripts/bench/gate.sh smoke"
 )
 
 # Each suite's output is also kept in .tmp/test-logs/, and a failed suite's last lines are

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# bench/gate.sh [full|smoke] — `make bench-gate`: the governance gate at organisation scale. For
+# each tree size, a throwaway copy of this repository grows synthetic packages
+# (benchmarks/gate/synthetic.py) to that many .proto files, regenerates gen/ and commits it as
+# main; RELEASES commits each add a message and are tagged as releases; a branch then touches one
+# file, as a pull request does. Every step of the gate (scripts/gate/check-*.sh: lint, format,
+# breaking against the merge base, the check against every release, versions, drift) and the
+# whole gate (check.sh) are timed, with the peak memory of the largest process, after one warm-up
+# run (which also compiles and caches the release images), REPEATS times, on main and on the
+# branch. The googleapis corpus (npm google-proto-files, GOOGLE_PROTO_FILES_VERSION, 7,207 files
+# without its google/protobuf, which buf supplies) runs the same gate, and buf's own build, lint
+# and breaking on it as the yardstick. Our lint rules fail googleapis; every step is timed anyway.
+#
+#   full   4, 100, 1,000 and 5,000 files and googleapis; 20 releases; 3 repetitions
+#          → benchmarks/results/gate/ (report.md, results.json)
+#   smoke  4 and 100 files; 3 releases; 1 repetition → .tmp/bench-gate-smoke/; fails only when
+#          the machinery breaks (part of make test)
+source "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+plan="${1:-full}"
+case "$plan" in
+  full) sizes=(4 100 1000 5000 googleapis) releases=20 repeats=3 out="$ROOT/benchmarks/results/gate" ;;
+  smoke) sizes=(4 100) releases=3 repeats=1 out="$TOOLS/bench-gate-smoke" ;;
+  *) die "usage: bench/gate.sh full|smoke" ;;
+esac
+mkdir -p "$out" && : >"$out/results.jsonl"
+work="$(mktemp -d)" && trap 'rm -rf "$work"' EXIT
+export GIT_AUTHOR_NAME=bench-gate GIT_AUTHOR_EMAIL=bench@example.invalid GIT_COMMITTER_NAME=bench-gate GIT_COMMITTER_EMAIL=bench@example.invalid
+steps=(lint format breaking releases versions drift)
+
+# measure SIZE BRANCH STEP REP CMD… — one timed run: elapsed seconds and peak resident memory
+# (the largest process) into results.jsonl; a failing step is recorded as failed, not hidden.
+measure() {
+  local size="$1" branch="$2" step="$3" rep="$4" rc=0
+  shift 4
+  /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/step.log" 2>&1 || rc=$?
+  local seconds kib
+  read -r seconds kib < <(tail -n1 "$work/time") # a failed command's first line says its exit status
+  printf '{"size":"%s","files":%s,"branch":"%s","step":"%s","rep":%s,"seconds":%s,"peak_mib":%s,"ok":%s}\n' \
+    "$size" "$files" "$branch" "$step" "$rep" "$seconds" "$((kib / 1024))" "$([[ $rc == 0 ]] && echo true || echo false)" \
+    >>"$out/results.jsonl"
+  printf '  %-10s %-8s %-9s run %s: %6.2f s %5s MiB%s\n' "$size" "$branch" "$step" "$rep" "$seconds" "$((kib / 1024))" \
+    "$([[ $rc == 0 ]] || echo "  (failed: $(grep -m1 -E 'error|FAIL|fail' "$work/step.log" | cut -c1-80))")"
+}
+
+# tree SIZE — a copy of this repository (tracked and unignored files, tools linked) whose proto/
+# holds SIZE files (or googleapis), generated and committed as main, with the releases tagged.
+tree() {
+  local size="$1" repo="$work/$1"
+  mkdir -p "$repo"
+  git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
+    [[ -f "$f" ]] && install -D -m "$(stat -c %a "$f")" "$f" "$repo/$f"
+  done
+  ln -s "$TOOLS" "$repo/.tmp" && ln -s "$ROOT/node_modules" "$repo/node_modules"
+  cd "$repo"
+  if [[ "$size" == googleapis ]]; then
+    local corpus; corpus="$(googleapis)"
+    cp -r "$corpus/google" "$corpus/grafeas" proto/ && rm -rf proto/google/protobuf
+  else
+    python3 "$ROOT/benchmarks/gate/synthetic.py" proto "$size" >/dev/null
+  fi
+  files="$(find proto -name '*.proto' | wc -l)"
+  scripts/gate/gen.sh >/dev/null 2>&1 || log "$size: generation fails on this tree (the drift step is timed anyway)"
+  git init -q -b main && git add -A && git commit -qm "tree of $files files"
+  if [[ "$size" != googleapis ]]; then
+    for ((k = 1; k <= releases; k++)); do
+      python3 "$ROOT/benchmarks/gate/synthetic.py" proto --release "$k"
+      git commit -qam "release $k" && git tag -a "v0.$k.0" -m "release $k"
+    done
+    scripts/gate/gen.sh >/dev/null && git add -A && git commit -qm "generated"
+  fi
+}
+
+# googleapis — the corpus, installed once into the tool cache; prints its folder.
+googleapis() {
+  local dir="$TOOLS/cache/google-proto-files"
+  if [[ ! -f "$dir/node_modules/google-proto-files/package.json" ]]; then
+    mkdir -p "$dir" && echo '{"name":"google-proto-files-corpus","private":true}' >"$dir/package.json"
+    (cd "$dir" && npm install -q --no-audit --no-fund --ignore-scripts "google-proto-files@$GOOGLE_PROTO_FILES_VERSION" >/dev/null)
+  fi
+  echo "$dir/node_modules/google-proto-files"
+}
+
+run_gate() { # SIZE BRANCH
+  local rep step
+  SCHEMA_ONLY=0 scripts/gate/check.sh >/dev/null 2>&1 || true # warm-up: caches, release images
+  for ((rep = 1; rep <= repeats; rep++)); do
+    for step in "${steps[@]}"; do measure "$1" "$2" "$step" "$rep" bash "scripts/gate/check-$step.sh"; done
+    measure "$1" "$2" check "$rep" bash scripts/gate/check.sh
+  done
+}
+
+for size in "${sizes[@]}"; do
+  log "tree: $size"
+  start=$SECONDS
+  tree "$size"
+  log "$size: $files files, set up in $((SECONDS - start)) s"
+  run_gate "$size" main
+  if [[ "$size" == googleapis ]]; then
+    # buf's own steps on the same tree, in the same run: the yardstick.
+    for ((rep = 1; rep <= repeats; rep++)); do
+      measure "$size" main buf-build "$rep" buf build proto -o "$work/googleapis.binpb"
+      measure "$size" main buf-lint "$rep" buf lint proto
+      measure "$size" main buf-breaking "$rep" buf breaking "$work/googleapis.binpb" --against "$work/googleapis.binpb"
+    done
+  else
+    git checkout -q -b change
+    python3 "$ROOT/benchmarks/gate/synthetic.py" proto --touch 0
+    scripts/gate/gen.sh >/dev/null && git add -A && git commit -qm "one file touched"
+    run_gate "$size" change
+  fi
+  cd "$ROOT" && rm -rf "${work:?}/$size"
+done
+
+"$VENV/bin/python" benchmarks/gate/report.py "$out/results.jsonl" "$out" "$plan" "$releases"
