@@ -17,7 +17,7 @@ import platform
 import statistics
 import sys
 
-STEPS = ["lint", "format", "breaking", "releases", "versions", "drift", "check"]
+STEPS = ["compile", "lint", "format", "breaking", "releases", "versions", "drift", "check"]
 BUF = ["buf-build", "buf-lint", "buf-breaking"]
 
 

@@ -3,11 +3,11 @@
 # each tree size, a throwaway copy of this repository grows synthetic packages
 # (benchmarks/gate/synthetic.py) to that many .proto files, regenerates gen/ and commits it as
 # main; RELEASES commits each add a message and are tagged as releases; a branch then touches one
-# file, as a pull request does. Every step of the gate (scripts/gate/check-*.sh: lint, format,
-# breaking against the merge base, the check against every release, versions, drift) and the
-# whole gate (check.sh) are timed, with the peak memory of the largest process, after one warm-up
-# run (which also compiles and caches the release images), REPEATS times, on main and on the
-# branch. The googleapis corpus (npm google-proto-files, GOOGLE_PROTO_FILES_VERSION, 7,207 files
+# file, as a pull request does. The whole gate (check.sh) and each of its steps (it times them
+# itself: compiling the working tree once, lint, format, breaking against the merge base, the
+# check against every release, versions, drift) are timed with the peak memory of the largest
+# process, after one warm-up run (which also compiles and caches the release images), REPEATS
+# times, on main and on the branch. BENCH_GATE_SIZES chooses the trees of the full plan. The googleapis corpus (npm google-proto-files, GOOGLE_PROTO_FILES_VERSION, 7,207 files
 # without its google/protobuf, which buf supplies) runs the same gate, and buf's own build, lint
 # and breaking on it as the yardstick. Our lint rules fail googleapis; every step is timed anyway.
 #
@@ -19,14 +19,13 @@ source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 plan="${1:-full}"
 case "$plan" in
-  full) sizes=(4 100 1000 5000 googleapis) releases=20 repeats=3 out="$ROOT/benchmarks/results/gate" ;;
+  full) sizes=(${BENCH_GATE_SIZES:-4 100 1000 5000 googleapis}) releases=20 repeats=3 out="$ROOT/benchmarks/results/gate" ;;
   smoke) sizes=(4 100) releases=3 repeats=1 out="$TOOLS/bench-gate-smoke" ;;
   *) die "usage: bench/gate.sh full|smoke" ;;
 esac
 mkdir -p "$out" && : >"$out/results.jsonl"
 work="$(mktemp -d)" && trap 'rm -rf "$work"' EXIT
 export GIT_AUTHOR_NAME=bench-gate GIT_AUTHOR_EMAIL=bench@example.invalid GIT_COMMITTER_NAME=bench-gate GIT_COMMITTER_EMAIL=bench@example.invalid
-steps=(lint format breaking releases versions drift)
 
 # measure SIZE BRANCH STEP REP CMD… — one timed run: elapsed seconds and peak resident memory
 # (the largest process) into results.jsonl; a failing step is recorded as failed, not hidden.
@@ -81,12 +80,21 @@ googleapis() {
   echo "$dir/node_modules/google-proto-files"
 }
 
-run_gate() { # SIZE BRANCH
-  local rep step
+# run_gate SIZE BRANCH — the whole gate, timed; check.sh times each of its steps itself
+# (GATE_TIMINGS), so one run gives the total and every step.
+run_gate() {
+  local rep step seconds kib status
   SCHEMA_ONLY=0 scripts/gate/check.sh >/dev/null 2>&1 || true # warm-up: caches, release images
   for ((rep = 1; rep <= repeats; rep++)); do
-    for step in "${steps[@]}"; do measure "$1" "$2" "$step" "$rep" bash "scripts/gate/check-$step.sh"; done
-    measure "$1" "$2" check "$rep" bash scripts/gate/check.sh
+    rm -f "$work/steps"
+    GATE_TIMINGS="$work/steps" measure "$1" "$2" check "$rep" bash scripts/gate/check.sh
+    while read -r step seconds kib status; do
+      [[ "$step" == Command ]] && continue # time's own line about a failed command
+      printf '{"size":"%s","files":%s,"branch":"%s","step":"%s","rep":%s,"seconds":%s,"peak_mib":%s,"ok":%s}\n' \
+        "$1" "$files" "$2" "$step" "$rep" "$seconds" "$((kib / 1024))" "$([[ $status == 0 ]] && echo true || echo false)" \
+        >>"$out/results.jsonl"
+      printf '  %-10s %-8s %-9s run %s: %6.2f s %5s MiB\n' "$1" "$2" "$step" "$rep" "$seconds" "$((kib / 1024))"
+    done <"$work/steps"
   done
 }
 

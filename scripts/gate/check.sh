@@ -15,14 +15,27 @@ mkdir -p "$report_dir" && rm -f "$report_dir/breaking.md" "$report_dir/report.md
 
 # The working tree is compiled once, for every check that compares it (breaking, releases); when
 # it does not compile, each check compiles it itself and says why.
+# With GATE_TIMINGS=FILE, each step appends "STEP SECONDS PEAK_KIB EXIT" to FILE (make bench-gate).
+timed() {
+  local step="$1"
+  shift
+  if [[ -n "${GATE_TIMINGS:-}" ]]; then
+    /usr/bin/time -a -o "$GATE_TIMINGS" -f "$step %e %M %x" "$@"
+  else
+    "$@"
+  fi
+}
+
+# The working tree is compiled once, for every check that compares it (breaking, releases); when
+# it does not compile, each check compiles it itself and says why.
 head_dir="$(mktemp -d)" && trap 'rm -rf "$head_dir"' EXIT
 export GATE_HEAD_IMAGE="$head_dir/head.binpb"
-(cd "$ROOT" && buf build proto -o "$GATE_HEAD_IMAGE" 2>/dev/null) || unset GATE_HEAD_IMAGE
+(cd "$ROOT" && timed compile buf build proto -o "$GATE_HEAD_IMAGE" 2>/dev/null) || unset GATE_HEAD_IMAGE
 
 failed=() rows=()
 for check in "${checks[@]}"; do
   log "check: $check"
-  if "$ROOT/scripts/gate/check-$check.sh"; then
+  if timed "$check" "$ROOT/scripts/gate/check-$check.sh"; then
     rows+=("| $check | pass |")
   else
     failed+=("$check") rows+=("| $check | **FAIL** |")
