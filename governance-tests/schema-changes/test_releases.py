@@ -94,3 +94,23 @@ def test_without_a_release_there_is_nothing_to_compare_with(clone):
     result = run(clone, "check-releases.sh")
     assert result.returncode == 0, output(result)
     assert "releases: no release tag yet, nothing to compare with" in output(result)
+
+
+def test_a_file_deleted_since_a_release_is_judged_on_the_whole_tree(clone):
+    # The check compares only the files changed since each release; a deleted file cannot be
+    # named to buf, so then the whole tree is compared and the deletion is found.
+    git(clone, "checkout", "-q", "main")
+    extra = clone / "proto/acme/person/v1/extra.proto"
+    extra.write_text('syntax = "proto3";\n\npackage acme.person.v1;\n\noption java_multiple_files = true;\n'
+                     'option java_package = "com.acme.person.v1";\n\n// Extra is extra.\nmessage Extra {\n'
+                     '  // name names it.\n  string name = 1;\n}\n')
+    commit(clone, "extra file")
+    release(clone, "v0.1.0")
+    git(clone, "checkout", "-q", "-b", "next")
+    extra.unlink()
+    commit(clone, "extra file deleted")
+    result = run(clone, "check-releases.sh")
+    assert result.returncode != 0, output(result)
+    assert "FILE_NO_DELETE" in output(result)
+    assert "— breaks v0.1.0 — refused: it breaks the clients of v0.1.0" in output(result)
+

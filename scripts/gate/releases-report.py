@@ -46,12 +46,15 @@ def main() -> int:
     # newer than the one being judged.
     accepted_later: dict[tuple[str, str], str] = {}
     grouped: dict[tuple[str, str], dict] = {}
-    rules = br.known_rules()
+    rules: set[str] | None = None  # buf's rule ids, asked for once, when a finding needs them
     for tag, image, buf_jsonl, rules_jsonl, accepted in args.release:
-        base = br.Image(pathlib.Path(image))
-        entries, _ = br.load_exceptions(args.exceptions, rules, head, base)
         findings = [br.buf_finding(json.loads(l), "proto") for l in br.lines(pathlib.Path(buf_jsonl))]
         findings += [br.rules_finding(json.loads(l)) for l in br.lines(pathlib.Path(rules_jsonl))]
+        # A release's image is read only when there is a finding to pin to its elements.
+        base = br.Image(pathlib.Path(image)) if findings else None
+        if findings and rules is None:
+            rules = br.known_rules()
+        entries = br.load_exceptions(args.exceptions, rules, head, base)[0] if findings else []
         for f in findings:
             f.element = f.element or head.element_at(f.file, f.line, f.column) or base.element_at(f.file, f.line, f.column) or f.file
             key = (f.element, f.rule)

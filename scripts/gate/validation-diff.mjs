@@ -1,4 +1,4 @@
-// validation-diff.mjs BASE.binpb HEAD.binpb [--format text|json]
+// validation-diff.mjs BASE.binpb HEAD.binpb [--format text|json] [--only FILE,…]
 //
 // buf judges a schema's shape, not its rules. This compares the buf.validate rules of two buf
 // images (base and head, from `buf build -o`), read with protobuf-es and protovalidate's own
@@ -49,10 +49,14 @@ const IGNORE_STRICTNESS = { 3: 0, 1: 1, 0: 2 };
 
 const [basePath, headPath, ...rest] = process.argv.slice(2);
 if (!basePath || !headPath) {
-  process.stderr.write("usage: validation-diff.mjs BASE.binpb HEAD.binpb [--format text|json]\n");
+  process.stderr.write("usage: validation-diff.mjs BASE.binpb HEAD.binpb [--format text|json] [--only FILE,…]\n");
   process.exit(2);
 }
-const format = rest[0] === "--format" ? rest[1] : "text";
+const option = (name) => (rest.indexOf(name) >= 0 ? rest[rest.indexOf(name) + 1] : undefined);
+const format = option("--format") ?? "text";
+// --only: compare the messages of these files alone (check-releases.sh passes the files changed
+// since a release: a rule can only have changed in a file that changed).
+const only = option("--only") === undefined ? undefined : new Set(option("--only").split(","));
 
 const base = index(fromBinary(FileDescriptorSetSchema, readFileSync(basePath)));
 const head = index(fromBinary(FileDescriptorSetSchema, readFileSync(headPath)));
@@ -63,6 +67,7 @@ for (const [name, h] of head.messages) {
   const b = base.messages.get(name);
   const way = uses.get(name);
   if (!b || !way) continue; // new messages, and messages no RPC carries, cannot break a caller
+  if (only && !only.has(h.at.file)) continue;
   compareMessageRules(b, { ...h, element: name.slice(1) }, way, name.slice(1));
   for (const [number, hf] of h.fields) {
     const bf = b.fields.get(number);
