@@ -23,8 +23,8 @@ case "$plan" in
   smoke) sizes=(4 100) releases=3 repeats=1 out="$TOOLS/bench-gate-smoke" ;;
   *) die "usage: bench/gate.sh full|smoke" ;;
 esac
-mkdir -p "$out" && : >"$out/results.jsonl"
 work="$(mktemp -d)" && trap 'rm -rf "$work"' EXIT
+mkdir -p "$out" && results="$work/results.jsonl" && : >"$results"
 export GIT_AUTHOR_NAME=bench-gate GIT_AUTHOR_EMAIL=bench@example.invalid GIT_COMMITTER_NAME=bench-gate GIT_COMMITTER_EMAIL=bench@example.invalid
 
 # measure SIZE BRANCH STEP REP CMD… — one timed run: elapsed seconds and peak resident memory
@@ -37,7 +37,7 @@ measure() {
   read -r seconds kib < <(tail -n1 "$work/time") # a failed command's first line says its exit status
   printf '{"size":"%s","files":%s,"branch":"%s","step":"%s","rep":%s,"seconds":%s,"peak_mib":%s,"ok":%s}\n' \
     "$size" "$files" "$branch" "$step" "$rep" "$seconds" "$((kib / 1024))" "$([[ $rc == 0 ]] && echo true || echo false)" \
-    >>"$out/results.jsonl"
+    >>"$results"
   printf '  %-10s %-8s %-9s run %s: %6.2f s %5s MiB%s\n' "$size" "$branch" "$step" "$rep" "$seconds" "$((kib / 1024))" \
     "$([[ $rc == 0 ]] || echo "  (failed: $(grep -m1 -E 'error|FAIL|fail' "$work/step.log" | cut -c1-80))")"
 }
@@ -92,7 +92,7 @@ run_gate() {
       [[ "$step" == Command ]] && continue # time's own line about a failed command
       printf '{"size":"%s","files":%s,"branch":"%s","step":"%s","rep":%s,"seconds":%s,"peak_mib":%s,"ok":%s}\n' \
         "$1" "$files" "$2" "$step" "$rep" "$seconds" "$((kib / 1024))" "$([[ $status == 0 ]] && echo true || echo false)" \
-        >>"$out/results.jsonl"
+        >>"$results"
       printf '  %-10s %-8s %-9s run %s: %6.2f s %5s MiB\n' "$1" "$2" "$step" "$rep" "$seconds" "$((kib / 1024))"
     done <"$work/steps"
   done
@@ -120,4 +120,4 @@ for size in "${sizes[@]}"; do
   cd "$ROOT" && rm -rf "${work:?}/$size"
 done
 
-"$VENV/bin/python" benchmarks/gate/report.py "$out/results.jsonl" "$out" "$plan" "$releases"
+"$VENV/bin/python" benchmarks/gate/report.py "$results" "$out" "$plan" "$releases"
