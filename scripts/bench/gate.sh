@@ -7,9 +7,10 @@
 # itself: compiling the working tree once, lint, format, breaking against the merge base, the
 # check against every release, versions, drift) are timed with the peak memory of the largest
 # process, after one warm-up run (which also compiles and caches the release images), REPEATS
-# times, on main and on the branch. BENCH_GATE_SIZES chooses the trees of the full plan. The googleapis corpus (npm google-proto-files, GOOGLE_PROTO_FILES_VERSION, 7,207 files
-# without its google/protobuf, which buf supplies) runs the same gate, and buf's own build, lint
-# and breaking on it as the yardstick. Our lint rules fail googleapis; every step is timed anyway.
+# times, on main and on the branch. BENCH_GATE_SIZES chooses the trees of the full plan. The
+# googleapis corpus (npm google-proto-files, GOOGLE_PROTO_FILES_VERSION, 7,207 files without its
+# google/protobuf, which buf supplies) runs the same gate, and buf's own build, lint and breaking
+# on it as the yardstick. Our lint rules fail googleapis; every step is timed anyway.
 #
 #   full   4, 100, 1,000 and 5,000 files and googleapis; 20 releases; 3 repetitions
 #          → benchmarks/results/gate/ (report.md, results.json)
@@ -72,12 +73,13 @@ tree() {
 
 # googleapis — the corpus, installed once into the tool cache; prints its folder.
 googleapis() {
-  local dir="$TOOLS/cache/google-proto-files"
-  if [[ ! -f "$dir/node_modules/google-proto-files/package.json" ]]; then
-    mkdir -p "$dir" && echo '{"name":"google-proto-files-corpus","private":true}' >"$dir/package.json"
-    (cd "$dir" && npm install -q --no-audit --no-fund --ignore-scripts "google-proto-files@$GOOGLE_PROTO_FILES_VERSION" >/dev/null)
+  # The package's tarball alone (npm pack): its files are the corpus, its dependencies unneeded.
+  local dir="$TOOLS/cache/google-proto-files-$GOOGLE_PROTO_FILES_VERSION"
+  if [[ ! -f "$dir/package/package.json" ]]; then
+    rm -rf "$dir" && mkdir -p "$dir"
+    (cd "$dir" && npm pack -q "google-proto-files@$GOOGLE_PROTO_FILES_VERSION" >/dev/null && tar -xzf ./*.tgz && rm ./*.tgz)
   fi
-  echo "$dir/node_modules/google-proto-files"
+  echo "$dir/package"
 }
 
 # run_gate SIZE BRANCH — the whole gate, timed; check.sh times each of its steps itself
