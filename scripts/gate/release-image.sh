@@ -13,7 +13,8 @@ if [[ ! -s "$image" ]]; then
   copy="$(mktemp -d)" && trap 'rm -rf "$copy"' EXIT
   git archive "$sha" buf.yaml proto | tar -x -C "$copy"
   contracts_workspace "$copy"
-  buf build "$copy/proto" -o "$image.part" >&2 || die "release $tag does not compile with this buf"
-  mv "$image.part" "$image"
+  # Written aside and moved in whole: two runs (or two tags of one commit) may compile it at once.
+  buf build "$copy/proto" -o "$image.$$.part" >&2 || die "release $tag does not compile with this buf"
+  mv "$image.$$.part" "$image"
 fi
 echo "$image"
