@@ -1,7 +1,8 @@
 """report.py RESULTS.jsonl OUT_DIR full|smoke RELEASES — the gate's cost per step and tree size
 (scripts/bench/gate.sh measured it): median with min and max of the repetitions, peak memory,
 a chart of the whole gate's time against the number of files, and PASS or MISS against each
-target of issue 16. Writes OUT_DIR/report.md and results.json; prints the report.
+target the gate must meet to stay usable on an organisation's tree (the limits in main()).
+Writes OUT_DIR/report.md and results.json; prints the report.
 
 The smoke plan judges no timing; it fails when a step of the gate failed on a synthetic tree,
 which is lint-clean and must pass every check.
