@@ -1,0 +1,134 @@
+"""The drift gate regenerates only what changed (gate/drift.py), and stays exact.
+
+One tree of 60 .proto files (the contracts and 28 synthetic packages from make bench-gate's
+generator), generated and committed; every case runs the real check-drift.sh with a cache of
+its own, so "regenerated N" is what this run did, not what an earlier test left behind.
+"""
+
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from conftest import git
+from edits import ROOT
+from test_schema_changes import commit, output, run
+
+FILES = 60
+TOUCHED = "acme/synth7/v1"
+
+
+@pytest.fixture(scope="module")
+def tree(template, tmp_path_factory) -> pathlib.Path:
+    """The template grown to FILES files and regenerated, committed as main."""
+    repo = tmp_path_factory.mktemp("drift") / "repo"
+    subprocess.run(["git", "clone", "-q", str(template), str(repo)], check=True)
+    for name in (".tmp", "node_modules"):
+        (repo / name).symlink_to(ROOT / name, target_is_directory=True)
+    subprocess.run([sys.executable, str(ROOT / "benchmarks/gate/synthetic.py"), "proto", str(FILES)],
+                   cwd=repo, check=True, capture_output=True)
+    assert run(repo, "gen.sh").returncode == 0
+    commit(repo, "a larger tree")
+    return repo
+
+
+@pytest.fixture
+def work(tree, tmp_path) -> pathlib.Path:
+    """A clone of the tree for one case."""
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "clone", "-q", str(tree), str(repo)], check=True)
+    for name in (".tmp", "node_modules"):
+        (repo / name).symlink_to(ROOT / name, target_is_directory=True)
+    return repo
+
+
+def drift(repo: pathlib.Path, cache: pathlib.Path) -> subprocess.CompletedProcess:
+    return run(repo, "check-drift.sh", DRIFT_CACHE=str(cache))
+
+
+def touch_one_file(repo: pathlib.Path) -> pathlib.Path:
+    path = repo / "proto" / TOUCHED / "item.proto"
+    text = path.read_text()
+    assert text.count("// tags label the record.") == 1
+    path.write_text(text.replace("// tags label the record.", "// tags label the record, in any order."))
+    return path
+
+
+def test_a_cold_run_regenerates_every_unit_and_a_second_none(work, tmp_path):
+    first = drift(work, tmp_path / "cache")
+    assert first.returncode == 0, output(first)
+    # 30 directories of ours, and the imported files (buf/validate, well-known types).
+    assert "31 units, 0 from the cache, regenerated 31" in output(first)
+    second = drift(work, tmp_path / "cache")
+    assert second.returncode == 0, output(second)
+    assert "31 units, 31 from the cache, regenerated 0" in output(second)
+
+
+def test_one_changed_file_regenerates_only_its_package_and_its_drift_is_caught(work, tmp_path):
+    assert drift(work, tmp_path / "cache").returncode == 0
+    touch_one_file(work)
+    result = drift(work, tmp_path / "cache")
+    assert result.returncode != 0, output(result)
+    assert f"30 from the cache, regenerated 1: {TOUCHED} " in output(result)
+    changed = [line.split()[0] for line in output(result).splitlines() if line.startswith("  gen/")]
+    assert changed and all("synth7" in path for path in changed), output(result)
+    # Regenerated and committed, the tree is exact again — and nothing more is regenerated.
+    assert run(work, "gen.sh").returncode == 0
+    commit(work, "regenerated")
+    after = drift(work, tmp_path / "cache")
+    assert after.returncode == 0, output(after)
+    assert "regenerated 0" in output(after)
+
+
+@pytest.mark.parametrize("where", ["a remembered package's folder", "a folder no package owns"])
+def test_a_stale_file_anywhere_is_caught_with_every_package_remembered(work, tmp_path, where):
+    assert drift(work, tmp_path / "cache").returncode == 0
+    stale = work / ("gen/ts/src/acme/synth3/v1/old_pb.ts" if where.startswith("a remembered")
+                    else "gen/python/src/acme/retired/v1/retired_pb2.py")
+    stale.parent.mkdir(parents=True, exist_ok=True)
+    stale.write_text("// left from an earlier generation\n")
+    commit(work, "a stale generated file")
+    result = drift(work, tmp_path / "cache")
+    assert result.returncode != 0, output(result)
+    assert "regenerated 0" in output(result)
+    assert f"{stale.relative_to(work)}  (generation does not write it: stale or hand-made)" in output(result)
+
+
+def test_hand_edits_and_deletions_in_remembered_packages_are_caught(work, tmp_path):
+    assert drift(work, tmp_path / "cache").returncode == 0
+    edited = work / "gen/java/src/main/java/com/acme/synth12/v1/Item12.java"
+    edited.write_text(edited.read_text().replace("public final class", "public class", 1))
+    deleted = work / "gen/python/src/acme/synth20/v1/item_pb2.pyi"
+    deleted.unlink()
+    result = drift(work, tmp_path / "cache")
+    assert result.returncode != 0, output(result)
+    assert "regenerated 0" in output(result)
+    assert f"{edited.relative_to(work)}  (differs from what generation writes)" in output(result)
+    assert f"{deleted.relative_to(work)}  (missing: generation writes it)" in output(result)
+
+
+def test_a_new_generator_version_regenerates_everything(work, tmp_path):
+    assert drift(work, tmp_path / "cache").returncode == 0
+    # The generator is part of every key: any change to it (here a comment in buf.gen.yaml,
+    # as a version bump would change versions.env) makes every remembered output unusable.
+    template = work / "buf.gen.yaml"
+    template.write_text(template.read_text() + "# touched\n")
+    result = drift(work, tmp_path / "cache")
+    assert result.returncode == 0, output(result)
+    assert "0 from the cache, regenerated 31" in output(result)
+
+
+def test_a_package_moved_into_another_java_package_joins_its_unit(work, tmp_path):
+    """Two directories whose Java code shares a folder are one unit: a change to either
+    regenerates both, so neither's remembered output can hide the other's files."""
+    assert drift(work, tmp_path / "cache").returncode == 0
+    path = work / "proto/acme/synth7/v1/item.proto"
+    path.write_text(path.read_text().replace(
+        'option java_package = "com.acme.synth7.v1";',
+        'option java_outer_classname = "Synth7ItemProto";\noption java_package = "com.acme.synth8.v1";'))
+    result = drift(work, tmp_path / "cache")
+    assert result.returncode != 0, output(result)
+    assert "regenerated 1: acme/synth7/v1, acme/synth8/v1 " in output(result)
+    assert "gen/java/src/main/java/com/acme/synth8/v1/Item7.java  (missing: generation writes it)" in output(result)
+    assert "gen/java/src/main/java/com/acme/synth7/v1/Item7.java  (generation does not write it: stale or hand-made)" in output(result)
