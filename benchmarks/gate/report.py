@@ -18,7 +18,7 @@ import platform
 import statistics
 import sys
 
-STEPS = ["compile", "lint", "format", "breaking", "releases", "versions", "drift", "check"]
+STEPS = ["compile", "lint", "format", "breaking", "releases", "versions", "drift", "check", "first"]
 BUF = ["buf-build", "buf-lint", "buf-breaking"]
 
 
@@ -44,10 +44,12 @@ def main(results: str, out_dir: str, plan: str, releases: str) -> int:
 
     sizes = list(dict.fromkeys(r["size"] for r in rows))
     out = ["# The gate at organisation scale", "",
-           f"Plan `{plan}`: {max((r['rep'] for r in rows), default=0)} timed run(s) per step after one warm-up run of the "
-           f"whole gate; {releases} release tags on each synthetic tree. Seconds: median (min–max); ✗: the step failed "
-           f"(timed anyway). Peak: the largest process's resident memory over all steps. Machine: {os.cpu_count()} cores, "
-           f"{platform.machine()}, Linux {platform.release()}.", ""]
+           f"Plan `{plan}`: {max((r['rep'] for r in rows), default=0)} timed run(s) of the whole gate (`check`, and each of "
+           f"its steps) after a `first` run on the tree, which is timed once: on main nothing of the tree is remembered "
+           f"yet (a fresh clone: every release compiled, every package generated, every comparison made); on the "
+           f"pull request, what main's runs remembered is (as where `.tmp/cache` is kept). {releases} release tags on each "
+           f"synthetic tree. Seconds: median (min–max); ✗: the step failed (timed anyway). Peak: the largest process's "
+           f"resident memory over all steps. Machine: {os.cpu_count()} cores, {platform.machine()}, Linux {platform.release()}.", ""]
     for branch, title in (("main", "The whole tree (main)"), ("change", "A pull request that touches one file")):
         present = [s for s in sizes if any(k[0] == s and k[1] == branch for k in runs)]
         if not present:
@@ -62,14 +64,17 @@ def main(results: str, out_dir: str, plan: str, releases: str) -> int:
         out += ["## buf's own steps on googleapis (the yardstick)", "", "| " + " | ".join(BUF) + " |", "|" + "---:|" * len(BUF),
                 "| " + " | ".join(cell("googleapis", "main", b) for b in BUF) + " |", ""]
 
-    # The cost curve: the whole gate (check) against the number of files.
-    curve = [(files[s], med(s, "main", "check"), s) for s in sizes if med(s, "main", "check") is not None]
+    # The cost curve: the whole gate (check, and its first run) against the number of files.
+    curve = [(files[s], med(s, "main", "check"), med(s, "main", "first"), s) for s in sizes if med(s, "main", "check") is not None]
     if curve:
-        top = max(t for _, t, _ in curve) or 1
-        out += ["## Cost curve: the whole gate against the tree's size", "", "```"]
-        for n, t, s in sorted(curve):
-            out.append(f"{n:>6,} files {t:8.2f} s |{'█' * max(1, round(50 * t / top))}")
+        top = max(max(t, f or 0) for _, t, f, _ in curve) or 1
+        out += ["## Cost curve: the whole gate against the tree's size", "", "![cost curve](cost-curve.svg)", "", "```"]
+        for n, t, f, s in sorted(curve):
+            out.append(f"{n:>6,} files  check {t:7.2f} s |{'█' * max(1, round(40 * t / top))}")
+            if f is not None:
+                out.append(f"{'':>13} first {f:7.2f} s |{'░' * max(1, round(40 * f / top))}")
         out += ["```", ""]
+        pathlib.Path(out_dir, "cost-curve.svg").write_text(chart(sorted(curve)))
 
     targets = []
 
@@ -101,6 +106,43 @@ def main(results: str, out_dir: str, plan: str, releases: str) -> int:
         print("the gate failed on a synthetic tree, which must pass: " + ", ".join(sorted(set(broken))), file=sys.stderr)
         return 1
     return 0
+
+
+def chart(curve: list[tuple[int, float, float | None, str]]) -> str:
+    """An SVG line chart: seconds against files (log scale), for check and its first run."""
+    import math
+    w, h, left, bottom, top_pad, right = 640, 360, 60, 40, 20, 110
+    xs = [math.log10(max(n, 1)) for n, *_ in curve]
+    x0, x1 = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1
+    ymax = max(max(t, f or 0) for _, t, f, _ in curve) * 1.1 or 1
+
+    def px(n: int) -> float:
+        return left + (w - left - right) * (math.log10(max(n, 1)) - x0) / (x1 - x0)
+
+    def py(v: float) -> float:
+        return h - bottom - (h - bottom - top_pad) * v / ymax
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
+             '<rect width="100%" height="100%" fill="white"/>',
+             f'<line x1="{left}" y1="{h - bottom}" x2="{w - right}" y2="{h - bottom}" stroke="black"/>',
+             f'<line x1="{left}" y1="{top_pad}" x2="{left}" y2="{h - bottom}" stroke="black"/>',
+             f'<text x="{(w - right + left) / 2}" y="{h - 8}" text-anchor="middle">.proto files (log scale)</text>',
+             f'<text x="14" y="{(h - bottom) / 2}" transform="rotate(-90 14 {(h - bottom) / 2})" text-anchor="middle">seconds</text>']
+    for k in range(5):
+        v = ymax * k / 4
+        parts.append(f'<text x="{left - 6}" y="{py(v) + 4:.1f}" text-anchor="end">{v:.0f}</text>')
+        parts.append(f'<line x1="{left}" y1="{py(v):.1f}" x2="{w - right}" y2="{py(v):.1f}" stroke="#ddd"/>')
+    for n, _, _, name in curve:
+        parts.append(f'<text x="{px(n):.1f}" y="{h - bottom + 16}" text-anchor="middle">{name if not name.isdigit() else f"{n:,}"}</text>')
+    for label, pick, color in (("make check", 1, "#1f77b4"), ("first run", 2, "#d62728")):
+        points = [(px(c[0]), py(c[pick])) for c in curve if c[pick] is not None]
+        if not points:
+            continue
+        parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="2" points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in points)}"/>')
+        parts += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{color}"/>' for x, y in points]
+        parts.append(f'<text x="{points[-1][0] + 8:.1f}" y="{points[-1][1] + 4:.1f}" fill="{color}">{label}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
 
 
 if __name__ == "__main__":

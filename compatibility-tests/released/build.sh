@@ -9,7 +9,7 @@
 #   python  a virtualenv with acme-contracts==V installed by pip.
 # Each lands in .tmp/compat/released/<client>-<V>/ with a run.sh, and a line in
 # .tmp/compat/released/clients.tsv (client, version, folder, the release's descriptor set from
-# gate/release-image.sh): the list the harness reads from COMPAT_RELEASED, to run every case
+# gate/image-at.sh): the list the harness reads from COMPAT_RELEASED, to run every case
 # with a row per client × version, speaking that release's schema.
 source "$(dirname "$0")/../../scripts/lib.sh"
 cd "$ROOT"
@@ -33,7 +33,7 @@ XML
 rm -rf "$out/m2/com/acme"
 
 for v in "$@"; do
-  descriptors="$("$ROOT/scripts/gate/release-image.sh" "v$v")"
+  descriptors="$("$ROOT/scripts/gate/image-at.sh" "v$v")"
 
   log "java client on acme-contracts $v"
   dir="$out/java-$v" && rm -rf "$dir" && mkdir -p "$dir/lib"

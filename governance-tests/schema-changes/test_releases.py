@@ -82,7 +82,7 @@ def test_a_break_no_release_accepted_still_counts(clone):
 
 def test_a_release_is_compiled_once_and_then_read_from_the_cache(clone):
     history(clone)
-    images = [clone / ".tmp/cache/release-images" / f"{git(clone, 'rev-parse', t + '^{commit}').strip()}.binpb"
+    images = [clone / ".tmp/cache/images" / f"{git(clone, 'rev-parse', t + '^{commit}').strip()}.binpb"
               for t in ("v0.1.0", "v0.2.0")]
     assert run(clone, "check-releases.sh").returncode == 0
     stamps = [i.stat().st_mtime_ns for i in images]

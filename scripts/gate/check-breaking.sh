@@ -9,28 +9,28 @@ source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/lib-base.sh"
 cd "$ROOT"
 
-export_base "breaking"
-out="$TOOLS/gate" && mkdir -p "$out"
+BASE="$(resolve_base)"
+[[ -n "$BASE" ]] || { echo "breaking: skipped, this repository has no commit to compare with yet" && exit 0; }
+git cat-file -e "$BASE:buf.yaml" 2>/dev/null && git cat-file -e "$BASE:proto" 2>/dev/null \
+  || { echo "breaking: skipped, base $(git rev-parse --short "$BASE") has no contracts yet" && exit 0; }
+out="$TOOLS/gate" && mkdir -p "$out/base"
 echo "breaking: comparing the working tree with $(git rev-parse --short "$BASE")"
-# Each side is compiled once, into an image both buf breaking and the rule diff read
-# (check.sh compiles the head once for every check: GATE_HEAD_IMAGE).
-buf build "$AGAINST/proto" -o "$AGAINST/base.binpb"
-head_image="${GATE_HEAD_IMAGE:-$AGAINST/head.binpb}"
+# The base is compiled once per commit (image-at.sh caches it), the working tree once per gate run
+# (check.sh: GATE_HEAD_IMAGE); compare.py compares only the files changed since the base, and
+# remembers what it found.
+base_image="$(scripts/gate/image-at.sh "$BASE")"
+head_image="${GATE_HEAD_IMAGE:-$out/base/head.binpb}"
 [[ -n "${GATE_HEAD_IMAGE:-}" ]] || buf build proto -o "$head_image"
-
-rc=0
-buf breaking "$head_image" --against "$AGAINST/base.binpb" --exclude-imports --config buf.yaml --error-format=json \
-  >"$AGAINST/buf.jsonl" || rc=$?
-# 100: findings (in the file); anything else: buf could not compare (it said why on stderr).
-((rc == 0 || rc == 100)) || die "buf breaking failed (exit $rc)"
-rc=0
-node "$ROOT/scripts/gate/validation-diff.mjs" "$AGAINST/base.binpb" "$head_image" --format json >"$AGAINST/rules.jsonl" || rc=$?
-((rc == 0 || rc == 100)) || die "validation-diff.mjs failed (exit $rc)"
+"$VENV/bin/python" scripts/gate/compare.py --head "$head_image" --out "$out/base" --cache "${COMPARE_CACHE:-$TOOLS/cache/comparisons}" \
+  --against base "$base_image" "$(changed_since "$BASE")"
+git show "$BASE:proto/breaking-exceptions.yaml" >"$out/base/exceptions.yaml" 2>/dev/null || rm -f "$out/base/exceptions.yaml"
+base_exceptions=()
+[[ ! -f "$out/base/exceptions.yaml" ]] || base_exceptions=(--base-exceptions "$out/base/exceptions.yaml")
 
 annotations=()
 [[ "${GITHUB_ACTIONS:-}" == true ]] && annotations=(--annotations)
 "$VENV/bin/python" "$ROOT/scripts/gate/breaking-report.py" \
-  --buf "$AGAINST/buf.jsonl" --rules "$AGAINST/rules.jsonl" \
-  --base "$AGAINST/base.binpb" --head "$head_image" \
-  --exceptions proto/breaking-exceptions.yaml --base-exceptions "$AGAINST/proto/breaking-exceptions.yaml" \
+  --buf "$out/base/base.buf.jsonl" --rules "$out/base/base.rules.jsonl" \
+  --base "$base_image" --head "$head_image" \
+  --exceptions proto/breaking-exceptions.yaml "${base_exceptions[@]}" \
   --markdown "$out/breaking.md" --summary-json "$out/breaking.json" "${annotations[@]}"

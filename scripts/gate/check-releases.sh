@@ -11,9 +11,12 @@
 # findings against the releases before it, and nothing else — an accepted deletion does not let
 # a later reuse of the number through.
 #
-# Each release's image (buf build -o) is compiled once and cached by commit (release-image.sh),
-# so a check costs one buf breaking per release.
+# Each release's image (buf build -o) is compiled once and cached by commit (image-at.sh); each
+# comparison runs on the files changed since that release (compare.py says which and why), all
+# side by side, and is remembered (COMPARE_CACHE=DIR chooses where): a second run on the same
+# tree compares nothing again.
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/lib-base.sh"
 cd "$ROOT"
 
 mapfile -t tags < <(git tag --list 'v[0-9]*' --sort=-v:refname)
@@ -27,50 +30,22 @@ fi
 head_image="${GATE_HEAD_IMAGE:-$out/head.binpb}"
 [[ -n "${GATE_HEAD_IMAGE:-}" ]] || buf build proto -o "$head_image"
 
-# compare TAG — TAG's findings into $out/TAG.{buf,rules}.jsonl and its accepted breaks into
-# $out/TAG.accepted.
-compare() {
-  local tag="$1" image f rc
-  image="$(scripts/gate/release-image.sh "$tag")"
-  echo "$image" >"$out/$tag.image"
-  : >"$out/$tag.buf.jsonl" && : >"$out/$tag.rules.jsonl"
-  git tag --list --format='%(contents)' "$tag" | sed -n 's/^Accepted-Break: //p' >"$out/$tag.accepted"
-  # Only the files that changed since the release can break it (buf's FILE rules and the rule
-  # diff judge file by file; a moved message changes both files): compare just those, and
-  # nothing when none changed. A deleted file makes it the whole tree, so its loss is judged.
-  local changed=() paths=() files=() only=()
-  mapfile -t changed < <(git diff --name-only "$tag" -- proto | grep '\.proto$' || true)
-  ((${#changed[@]})) || return 0
-  for f in "${changed[@]}"; do
-    [[ -f "$f" ]] || { paths=() files=(); break; }
-    paths+=(--path "${f#proto/}") files+=("${f#proto/}")
-  done
-  ((${#files[@]} == 0)) || only=(--only "$(IFS=,; echo "${files[*]}")")
-  rc=0
-  buf breaking "$head_image" --against "$image" --exclude-imports --config buf.yaml --error-format=json "${paths[@]}" \
-    >"$out/$tag.buf.jsonl" || rc=$?
-  ((rc == 0 || rc == 100)) || die "buf breaking against $tag failed (exit $rc)"
-  rc=0
-  node scripts/gate/validation-diff.mjs "$image" "$head_image" --format json "${only[@]}" >"$out/$tag.rules.jsonl" || rc=$?
-  ((rc == 0 || rc == 100)) || die "validation-diff.mjs against $tag failed (exit $rc)"
-}
-
-# The releases are independent: compared side by side, one per core.
-jobs="$(nproc)" pids=()
-for tag in "${tags[@]}"; do
-  compare "$tag" &
-  pids+=($!)
-  if ((${#pids[@]} >= jobs)); then
-    wait "${pids[0]}" || die "the comparison with a release failed (above)"
-    pids=("${pids[@]:1}")
-  fi
+# Per release: its image, the proto files changed since it (compare.py: a deleted file means the
+# whole tree; none, nothing can break it) and the breaks it accepted. Each git and image lookup
+# is one process for all releases; only the changed files are asked per release.
+mapfile -t images < <(scripts/gate/image-at.sh "${tags[@]}")
+((${#images[@]} == ${#tags[@]})) || die "could not compile every release (above)"
+git for-each-ref --format='@@release %(refname:short)%0a%(contents)' "${tags[@]/#/refs/tags/}" \
+  | awk -v out="$out" '/^@@release / { file = out "/" $2 ".accepted"; printf "" >file; next }
+                       sub(/^Accepted-Break: /, "") { print >file }'
+mapfile -t changed < <(changed_since "${tags[@]}")
+against=() manifest=()
+for i in "${!tags[@]}"; do
+  tag="${tags[i]}" image="${images[i]}"
+  against+=(--against "$tag" "$image" "${changed[i]}")
+  manifest+=(--release "$tag" "$image" "$out/$tag.buf.jsonl" "$out/$tag.rules.jsonl" "$out/$tag.accepted")
 done
-for pid in "${pids[@]}"; do wait "$pid" || die "the comparison with a release failed (above)"; done
-
-manifest=()
-for tag in "${tags[@]}"; do
-  manifest+=(--release "$tag" "$(cat "$out/$tag.image")" "$out/$tag.buf.jsonl" "$out/$tag.rules.jsonl" "$out/$tag.accepted")
-done
+"$VENV/bin/python" scripts/gate/compare.py --head "$head_image" --out "$out" --cache "${COMPARE_CACHE:-$TOOLS/cache/comparisons}" "${against[@]}"
 
 "$VENV/bin/python" scripts/gate/releases-report.py --head "$head_image" \
   --exceptions proto/breaking-exceptions.yaml --summary-json "$out/summary.json" "${manifest[@]}"

@@ -1,11 +1,10 @@
-# gate/lib-base.sh — sourced (after lib.sh) by the checks that compare the working tree with a
-# base commit (check-breaking.sh): which commit, and a copy of it to compare with.
+# gate/lib-base.sh — sourced (after lib.sh) by the checks that compare the working tree with
+# another commit: which commit is the base (check-breaking.sh), and which proto files differ
+# from a commit (check-breaking.sh, check-releases.sh).
 #
 # The base is $BASE_REF when set (CI passes the pull request's base commit), else the merge
-# base of HEAD with main (or origin/main). Its files are taken from git into a temporary
-# folder, so uncommitted edits here are compared too; buf cannot compare against
-# `.git#ref=…` directly, because validate.proto is git-ignored: the copy gets it the way
-# every copy does (contracts_workspace in lib.sh).
+# base of HEAD with main (or origin/main). Its contracts are compiled from git (image-at.sh),
+# so uncommitted edits here are compared too.
 
 resolve_base() {
   if [[ -n "${BASE_REF:-}" ]]; then
@@ -23,24 +22,20 @@ resolve_base() {
   die "no 'main' or 'origin/main' branch to compare with; set BASE_REF to a commit"
 }
 
-# export_base WHAT — sets BASE (the commit) and AGAINST (a temporary copy of its contracts,
-# removed on exit); prints why and exits 0 when there is nothing to compare WHAT with.
-export_base() {
-  BASE="$(resolve_base)"
-  if [[ -z "$BASE" ]]; then
-    echo "$1: skipped, this repository has no commit to compare with yet"
-    exit 0
-  fi
-  AGAINST="$(mktemp -d)"
-  trap 'rm -rf "$AGAINST"' EXIT
-  # Only what a comparison reads: the whole commit would bring gen/ too, thousands of generated
-  # files on a large tree (on 1,000 proto files, most of this check's 14 s).
-  local wanted
-  wanted="$(git ls-tree --name-only "$BASE" buf.yaml proto)"
-  [[ -z "$wanted" ]] || git archive "$BASE" $wanted | tar -x -C "$AGAINST"
-  if [[ ! -f "$AGAINST/buf.yaml" || ! -d "$AGAINST/proto" ]]; then
-    echo "$1: skipped, base $(git rev-parse --short "$BASE") has no contracts yet"
-    exit 0
-  fi
-  contracts_workspace "$AGAINST"
+# changed_since REV… — for each REV, one line: what compare.py needs to know of the proto files
+# that differ between REV and the working tree (uncommitted and untracked files too): ALL when one
+# was deleted (its loss is judged on the whole tree), NONE when none differs, else their paths
+# under proto/, by commas.
+changed_since() {
+  local rev f all list=() untracked=()
+  mapfile -t untracked < <(git ls-files --others --exclude-standard -- proto)
+  for rev in "$@"; do
+    all=0 list=()
+    while IFS= read -r f; do
+      [[ "$f" == *.proto ]] || continue
+      [[ -f "$f" ]] || { all=1 && break; }
+      list+=("${f#proto/}")
+    done < <(git diff --no-renames --name-only "$rev" -- proto && printf '%s\n' "${untracked[@]}")
+    if ((all)); then echo ALL; elif ((${#list[@]})); then (IFS=,; echo "${list[*]}"); else echo NONE; fi
+  done
 }

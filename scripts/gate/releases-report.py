@@ -40,7 +40,7 @@ def main() -> int:
                         metavar=("TAG", "IMAGE", "BUF", "RULES", "ACCEPTED"))
     args = parser.parse_args()
 
-    head = br.Image(args.head)
+    head: br.Image | None = None  # read once, when a finding needs it (most runs have none)
     today = datetime.datetime.now(datetime.timezone.utc).date()
     # Accepted breaks seen so far, walking from the newest release back: those of every release
     # newer than the one being judged.
@@ -54,6 +54,8 @@ def main() -> int:
         base = br.Image(pathlib.Path(image)) if findings else None
         if findings and rules is None:
             rules = br.known_rules()
+        if findings and head is None:
+            head = br.Image(args.head)
         entries = br.load_exceptions(args.exceptions, rules, head, base)[0] if findings else []
         for f in findings:
             f.element = f.element or head.element_at(f.file, f.line, f.column) or base.element_at(f.file, f.line, f.column) or f.file

@@ -1,0 +1,72 @@
+"""How the breaking checks choose what to compare, and what they remember (gate/compare.py).
+
+Against the merge base and against every release, only the files changed since the other side
+are compared, with every file that imports one of them; each comparison's findings are
+remembered for the same two images.
+"""
+
+import pathlib
+
+from conftest import git
+from edits import PERSON, PERSON_SVC
+from test_schema_changes import commit, output, run
+
+ROLE_FIELD = ("message RegisterPersonResponse {\n",
+              "message RegisterPersonResponse {\n  // registered_by is the role of who registered it.\n"
+              "  auth.v1.Role registered_by = 2;\n")
+AUTH_IMPORT = ('import "acme/person/v1/person.proto";\n',
+               'import "acme/auth/v1/user.proto";\nimport "acme/person/v1/person.proto";\n')
+# In package acme.person.v1 a reference to `auth.v1.Role` looks for `auth` in the innermost
+# scope first: once person.proto (imported by person_service.proto) defines one, the field's
+# type silently becomes acme.person.v1.auth.v1.Role, although person_service.proto is unchanged.
+SHADOW = "\n// auth shadows the package acme.auth for references from acme.person.v1.\nmessage auth {\n  message v1 {\n    message Role {}\n  }\n}\n"
+
+
+def edit(repo: pathlib.Path, rel: str, old: str, new: str) -> None:
+    path = repo / rel
+    text = path.read_text()
+    assert text.count(old) == 1, (rel, old)
+    path.write_text(text.replace(old, new))
+
+
+def field_typed_by_another_package(repo: pathlib.Path) -> None:
+    """main gains a field whose type lives in acme.auth.v1; the branch then shadows that name
+    from person.proto alone."""
+    git(repo, "checkout", "-q", "main")
+    edit(repo, PERSON_SVC, *AUTH_IMPORT)
+    edit(repo, PERSON_SVC, *ROLE_FIELD)
+    commit(repo, "a field typed by acme.auth.v1.Role")
+    git(repo, "tag", "-a", "v0.1.0", "-m", "Release v0.1.0")
+    git(repo, "checkout", "-q", "-b", "shadow")
+    (repo / PERSON).write_text((repo / PERSON).read_text() + SHADOW)
+    commit(repo, "a message named auth in person.proto")
+
+
+def test_a_type_shadowed_from_an_imported_file_is_caught_in_the_unchanged_file(clone):
+    field_typed_by_another_package(clone)
+    for script, against in (("check-breaking.sh", "merge base"), ("check-releases.sh", "v0.1.0")):
+        result = run(clone, script)
+        assert result.returncode != 0, (against, output(result))
+        assert "person_service.proto" in output(result) and "FIELD_SAME_TYPE" in output(result), (against, output(result))
+
+
+def test_a_second_run_on_the_same_tree_compares_nothing_again(clone, tmp_path):
+    field_typed_by_another_package(clone)
+    cache = str(tmp_path / "comparisons")  # this test's own: no other run's findings in it
+    first = run(clone, "check-releases.sh", COMPARE_CACHE=cache)
+    assert "1 compared now" in output(first), output(first)
+    second = run(clone, "check-releases.sh", COMPARE_CACHE=cache)
+    assert "1 remembered from an earlier run" in output(second), output(second)
+    # Remembered findings are still findings.
+    assert second.returncode != 0 and "FIELD_SAME_TYPE" in output(second), output(second)
+    # Any edit is a new tree: compared again, and judged on what it is now.
+    edit(clone, PERSON, SHADOW, "\n")
+    third = run(clone, "check-releases.sh", COMPARE_CACHE=cache)
+    assert "1 compared now" in output(third), output(third)
+    assert third.returncode == 0, output(third)
+
+
+def test_nothing_changed_since_the_other_side_compares_nothing(clone):
+    result = run(clone, "check-breaking.sh")
+    assert result.returncode == 0, output(result)
+    assert "1 comparisons: 1 nothing changed since" in output(result)
