@@ -132,3 +132,20 @@ def test_a_package_moved_into_another_java_package_joins_its_unit(work, tmp_path
     assert "regenerated 1: acme/synth7/v1, acme/synth8/v1 " in output(result)
     assert "gen/java/src/main/java/com/acme/synth8/v1/Item7.java  (missing: generation writes it)" in output(result)
     assert "gen/java/src/main/java/com/acme/synth7/v1/Item7.java  (generation does not write it: stale or hand-made)" in output(result)
+
+
+def test_a_file_name_with_dots_is_remembered_like_any_other(work, tmp_path):
+    """Python code of a.b.proto is a/b_pb2.py (protoc makes each dot a folder), as googleapis'
+    k8s.min.proto has it: its unit must still own that folder, or nothing could be remembered."""
+    extra = work / "proto/acme/synth5/v1/item.extra.proto"
+    extra.write_text('syntax = "proto3";\n\npackage acme.synth5.v1;\n\n'
+                     'option java_multiple_files = true;\noption java_package = "com.acme.synth5.v1";\n\n'
+                     '// Extra5 is a message in a file whose name has a dot.\nmessage Extra5 {\n  // note is free text.\n  string note = 1;\n}\n')
+    assert run(work, "gen.sh").returncode == 0
+    assert (work / "gen/python/src/acme/synth5/v1/item/extra_pb2.py").is_file()
+    commit(work, "a file name with a dot")
+    first = drift(work, tmp_path / "cache")
+    assert first.returncode == 0 and "cache is not used" not in output(first), output(first)
+    second = drift(work, tmp_path / "cache")
+    assert second.returncode == 0, output(second)
+    assert "31 units, 31 from the cache, regenerated 0" in output(second)

@@ -62,18 +62,24 @@ def sha(data: bytes) -> str:
 
 
 def plugins(template: dict) -> list[tuple[str, str]]:
-    """(out, layout) per plugin: Java code goes to its java_package's folder, the rest beside
-    the proto's own path."""
+    """(out, layout) per plugin: where a file's code goes (folder() says how)."""
     out = []
     for plugin in template["plugins"]:
-        name = str(plugin.get("protoc_builtin") or plugin.get("local") or plugin.get("remote") or "")
-        out.append((plugin["out"], "java" if "java" in os.path.basename(name) else "proto"))
+        name = os.path.basename(str(plugin.get("protoc_builtin") or plugin.get("local") or plugin.get("remote") or ""))
+        layout = "java" if "java" in name else "python" if "python" in name or name == "pyi" else "proto"
+        out.append((plugin["out"], layout))
     return out
 
 
 def folder(file: descriptor_pb2.FileDescriptorProto, layout: str) -> str:
+    """The folder a file's generated code lands in. Java: its java_package's (or package's).
+    Python: its module path — protoc turns every '.' of the file's path into a folder and '-'
+    into '_' (googleapis' google/cloud/run/v2/k8s.min.proto is k8s/min_pb2.py). Others: beside
+    the proto's own path."""
     if layout == "java":
         return (file.options.java_package or file.package).replace(".", "/")
+    if layout == "python":
+        return os.path.dirname(file.name.removesuffix(".proto").replace("-", "_").replace(".", "/"))
     return os.path.dirname(file.name)
 
 
