@@ -33,8 +33,8 @@ export PATH="$BIN:$NODE_HOME/bin:$ROOT/node_modules/.bin:$VENV/bin:$PATH"
 # make it a buf workspace that compiles here: link buf/validate/validate.proto where buf.yaml
 # expects it (.tmp/proto-deps, extracted at set-up from the pinned protovalidate jar, since
 # the schema registry that would serve it is out of reach). The one way every temporary copy
-# gets it — check-breaking.sh's base, schema-next/build.sh — and what the consumer template's
-# export_pin does in a service repository.
+# gets it — gate/image-at.sh's commits (the breaking checks' base and releases),
+# schema-next/build.sh — and what the consumer template's export_pin does in a service repository.
 contracts_workspace() {
   rm -rf "$1/.tmp" && mkdir -p "$1/.tmp" # a .tmp committed by mistake is never followed
   ln -s "$PROTO_DEPS" "$1/.tmp/proto-deps"

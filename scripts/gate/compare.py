@@ -1,6 +1,7 @@
 """compare.py — the working tree's image against other images (the merge base, every release):
 buf breaking with the root buf.yaml's rules and the validation-rule diff (validation-diff.mjs),
-each comparison on the files that can hold its findings, in parallel, remembered.
+each comparison on the files that can hold its findings, remembered. The buf comparisons run
+side by side, one per core; every rule diff runs in one node process beside them.
 
     compare.py --head IMAGE --out DIR --against NAME IMAGE CHANGED [--against …]
 
@@ -29,7 +30,6 @@ import pathlib
 import shutil
 import subprocess
 import sys
-import threading
 
 from google.protobuf import descriptor_pb2
 
@@ -87,46 +87,67 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     args.cache.mkdir(parents=True, exist_ok=True)
 
-    lock = threading.Lock()
+    def outputs(name: str) -> tuple[pathlib.Path, pathlib.Path]:
+        return args.out / f"{name}.buf.jsonl", args.out / f"{name}.rules.jsonl"
 
-    def compare(name: str, image: str, changed: str) -> str:
-        buf_out, rules_out = args.out / f"{name}.buf.jsonl", args.out / f"{name}.rules.jsonl"
+    def key_of(image: str, changed: str) -> str:
+        key = tools.copy()  # the files compared follow from the head image and CHANGED
+        key.update(f"{digest(pathlib.Path(image))} {changed}".encode())
+        return key.hexdigest()
+
+    # What is already known: nothing changed, or the same comparison was made before.
+    done, todo = [], []
+    for name, image, changed in args.against:
+        buf_out, rules_out = outputs(name)
+        remembered = args.cache / key_of(image, changed)
         if changed == "NONE":
             buf_out.write_text("")
             rules_out.write_text("")
-            return "nothing changed"
-        key = tools.copy()  # the files compared follow from the head image and CHANGED
-        key.update(f"{digest(pathlib.Path(image))} {changed}".encode())
-        remembered = args.cache / key.hexdigest()
-        if (remembered / "rules.jsonl").is_file():
+            done.append("nothing")
+        elif (remembered / "rules.jsonl").is_file():
             shutil.copyfile(remembered / "buf.jsonl", buf_out)
             shutil.copyfile(remembered / "rules.jsonl", rules_out)
-            return "remembered"
-        with lock:
-            paths = [] if changed == "ALL" else affected(head(), set(changed.split(",")))
+            done.append("remembered")
+        else:
+            todo.append((name, image, changed))
+
+    def buf_breaking(name: str, image: str, changed: str) -> None:
+        buf_out = outputs(name)[0]
+        paths = [] if changed == "ALL" else affected(head(), set(changed.split(",")))
         if paths:  # a file the other side lacks is new: it has nothing to break, and buf refuses the path
             there = {f.name for f in descriptor_pb2.FileDescriptorSet.FromString(pathlib.Path(image).read_bytes()).file}
             paths = [p for p in paths if p in there]
         if changed != "ALL" and not paths:
             buf_out.write_text("")
-        else:
-            run(["buf", "breaking", str(args.head), "--against", image, "--exclude-imports", "--config", "buf.yaml",
-                 "--error-format=json", *(a for p in paths for a in ("--path", p))], buf_out, f"buf breaking against {name}")
-        only = [] if changed == "ALL" else ["--only", changed]
-        run(["node", "scripts/gate/validation-diff.mjs", image, str(args.head), "--format", "json", *only],
-            rules_out, f"the rule diff against {name}")
-        part = args.cache / f"{key.hexdigest()}.{os.getpid()}.{name}.part"
-        part.mkdir()
-        shutil.copyfile(buf_out, part / "buf.jsonl")
-        shutil.copyfile(rules_out, part / "rules.jsonl")
-        try:
-            part.rename(remembered)  # whole or not at all; another run may have got there first
-        except OSError:
-            shutil.rmtree(part)
-        return f"compared {len(paths) if paths else 'all'} files"
+            return
+        run(["buf", "breaking", str(args.head), "--against", image, "--exclude-imports", "--config", "buf.yaml",
+             "--error-format=json", *(a for p in paths for a in ("--path", p))], buf_out, f"buf breaking against {name}")
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        done = list(pool.map(lambda a: compare(*a), args.against))
+    if todo:
+        # Every rule diff in one node process (the head read once), beside the buf comparisons.
+        batch = args.out / "rules.batch"
+        batch.write_text("".join(f"{image}\t{'-' if changed == 'ALL' else changed}\t{outputs(name)[1]}\n"
+                                 for name, image, changed in todo))
+        rules = subprocess.Popen(["node", "scripts/gate/validation-diff.mjs", "--head", str(args.head), "--batch", str(batch)],
+                                 stderr=subprocess.PIPE, text=True)
+        head()  # read before the threads need it
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            list(pool.map(lambda a: buf_breaking(*a), todo))
+        _, errors = rules.communicate()
+        if rules.returncode != 0:
+            sys.stderr.write(errors)
+            raise SystemExit(f"compare: the rule diff failed (exit {rules.returncode})")
+        for name, image, changed in todo:
+            key = key_of(image, changed)
+            part = args.cache / f"{key}.{os.getpid()}.{name}.part"
+            part.mkdir()
+            for out, kept in zip(outputs(name), ("buf.jsonl", "rules.jsonl")):
+                shutil.copyfile(out, part / kept)
+            try:
+                part.rename(args.cache / key)  # whole or not at all; another run may have got there first
+            except OSError:
+                shutil.rmtree(part)
+            done.append("compared")
     kinds = {"nothing": "nothing changed since", "remembered": "remembered from an earlier run", "compared": "compared now"}
     counts = {label: sum(how.startswith(kind) for how in done) for kind, label in kinds.items()}
     print(f"compare: {len(done)} comparisons: " + ", ".join(f"{n} {label}" for label, n in counts.items() if n), file=sys.stderr)

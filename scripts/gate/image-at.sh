@@ -8,16 +8,34 @@ source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 (($#)) || die "usage: image-at.sh REV…"
 cache="${IMAGE_CACHE:-$TOOLS/cache/images}" && mkdir -p "$cache"
-copy="$(mktemp -d)" && trap 'rm -rf "$copy"' EXIT
+
+# compile SHA IMAGE — the contracts at SHA, written aside and moved in whole: two runs (or two
+# tags of one commit) may compile one image at once.
+compile() {
+  local copy rc=0
+  copy="$(mktemp -d)"
+  git archive "$1" buf.yaml proto | tar -x -C "$copy"
+  contracts_workspace "$copy"
+  buf build "$copy/proto" -o "$2.$BASHPID.part" >&2 && mv "$2.$BASHPID.part" "$2" || rc=$?
+  rm -rf "$copy"
+  return "$rc"
+}
+
+# The missing images are compiled side by side, one per core.
+images=() pids=() failed=()
+declare -A compiling=()
 for rev in "$@"; do
   sha="$(git rev-parse -q --verify "$rev^{commit}")" || die "no commit $rev here"
   image="$cache/$sha.binpb"
-  if [[ ! -s "$image" ]]; then
-    rm -rf "${copy:?}"/* && git archive "$sha" buf.yaml proto | tar -x -C "$copy"
-    contracts_workspace "$copy"
-    # Written aside and moved in whole: two runs (or two tags of one commit) may compile it at once.
-    buf build "$copy/proto" -o "$image.$$.part" >&2 || die "$rev does not compile with this buf"
-    mv "$image.$$.part" "$image"
+  images+=("$image")
+  [[ -s "$image" || -n "${compiling[$sha]:-}" ]] && continue
+  compile "$sha" "$image" &
+  compiling[$sha]=$! pids+=("$!:$rev")
+  if ((${#pids[@]} >= $(nproc))); then
+    wait "${pids[0]%%:*}" || failed+=("${pids[0]#*:}")
+    pids=("${pids[@]:1}")
   fi
-  echo "$image"
 done
+for pid in "${pids[@]}"; do wait "${pid%%:*}" || failed+=("${pid#*:}"); done
+((${#failed[@]} == 0)) || die "these do not compile with this buf: ${failed[*]}"
+printf '%s\n' "${images[@]}"

@@ -1,4 +1,5 @@
 // validation-diff.mjs BASE.binpb HEAD.binpb [--format text|json] [--only FILE,…]
+// validation-diff.mjs --head HEAD.binpb --batch FILE   (many bases: one "BASE\tONLY\tOUT" per line)
 //
 // buf judges a schema's shape, not its rules. This compares the buf.validate rules of two buf
 // images (base and head, from `buf build -o`), read with protobuf-es and protovalidate's own
@@ -13,7 +14,7 @@
 // Findings look like buf's (file:line:column:RULE_ID message; or one JSON object per line, with
 // the element they concern) and exit status 100 says some were found, as buf's does. How each
 // rule kind is ordered: the RULES table below.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { fromBinary, getExtension, hasExtension } from "@bufbuild/protobuf";
 import { reflect } from "@bufbuild/protobuf/reflect";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
@@ -47,36 +48,34 @@ const RULES = {
 // IGNORE_UNSPECIFIED (0) applies them: a higher rank is stricter.
 const IGNORE_STRICTNESS = { 3: 0, 1: 1, 0: 2 };
 
-const [basePath, headPath, ...rest] = process.argv.slice(2);
-if (!basePath || !headPath) {
-  process.stderr.write("usage: validation-diff.mjs BASE.binpb HEAD.binpb [--format text|json] [--only FILE,…]\n");
+const args = process.argv.slice(2);
+const option = (name) => (args.indexOf(name) >= 0 ? args[args.indexOf(name) + 1] : undefined);
+const batch = option("--batch");
+const [basePath, headPath] = batch ? [undefined, option("--head")] : args;
+if (!headPath || (!batch && !basePath)) {
+  process.stderr.write("usage: validation-diff.mjs BASE.binpb HEAD.binpb [--format text|json] [--only FILE,…]\n" +
+    "       validation-diff.mjs --head HEAD.binpb --batch FILE   (FILE: one BASE.binpb, ONLY and OUT per line, by tabs)\n");
   process.exit(2);
 }
-const option = (name) => (rest.indexOf(name) >= 0 ? rest[rest.indexOf(name) + 1] : undefined);
-const format = option("--format") ?? "text";
-// --only: compare the messages of these files alone (check-releases.sh passes the files changed
-// since a release: a rule can only have changed in a file that changed).
-const only = option("--only") === undefined ? undefined : new Set(option("--only").split(","));
+const format = batch ? "json" : option("--format") ?? "text";
+const read = (path) => index(fromBinary(FileDescriptorSetSchema, readFileSync(path)));
+const head = read(headPath);
+// The findings of the comparison being made (record() adds to them).
+let findings = [];
 
-const base = index(fromBinary(FileDescriptorSetSchema, readFileSync(basePath)));
-const head = index(fromBinary(FileDescriptorSetSchema, readFileSync(headPath)));
-const uses = directions(head, base);
-const findings = [];
-
-for (const [name, h] of head.messages) {
-  const b = base.messages.get(name);
-  const way = uses.get(name);
-  if (!b || !way) continue; // new messages, and messages no RPC carries, cannot break a caller
-  if (only && !only.has(h.at.file)) continue;
-  compareMessageRules(b, { ...h, element: name.slice(1) }, way, name.slice(1));
-  for (const [number, hf] of h.fields) {
-    const bf = b.fields.get(number);
-    if (bf) compareRules(ruleOf(bf.proto.options, fieldRules), ruleOf(hf.proto.options, fieldRules),
-      FieldRulesSchema, [], way, { ...hf, element: `${name.slice(1)}.${hf.proto.name}` }, `${name.slice(1)}.${hf.proto.name}`);
+if (batch) {
+  // Many bases against one head in one process (compare.py: every release at once): the head
+  // is read once, and the runtime starts once instead of once per release. ONLY "-" is all files.
+  for (const line of readFileSync(batch, "utf8").split("\n").filter(Boolean)) {
+    const [base, only, out] = line.split("\t");
+    writeFileSync(out, diff(read(base), only === "-" ? undefined : new Set(only.split(","))).map((f) => JSON.stringify(f) + "\n").join(""));
   }
+  process.exit(0);
 }
-
-for (const f of findings) {
+// --only: compare the messages of these files alone (a rule can only have changed in a file that
+// changed since the base).
+const only = option("--only") === undefined ? undefined : new Set(option("--only").split(","));
+for (const f of diff(read(basePath), only)) {
   if (format === "json") {
     console.log(JSON.stringify(f));
   } else {
@@ -84,6 +83,25 @@ for (const f of findings) {
   }
 }
 process.exit(findings.length ? 100 : 0);
+
+/** Every breaking rule change from base to head, in the messages of the files in only (all if undefined). */
+function diff(base, only) {
+  findings = [];
+  const uses = directions(head, base);
+  for (const [name, h] of head.messages) {
+    const b = base.messages.get(name);
+    const way = uses.get(name);
+    if (!b || !way) continue; // new messages, and messages no RPC carries, cannot break a caller
+    if (only && !only.has(h.at.file)) continue;
+    compareMessageRules(b, { ...h, element: name.slice(1) }, way, name.slice(1));
+    for (const [number, hf] of h.fields) {
+      const bf = b.fields.get(number);
+      if (bf) compareRules(ruleOf(bf.proto.options, fieldRules), ruleOf(hf.proto.options, fieldRules),
+        FieldRulesSchema, [], way, { ...hf, element: `${name.slice(1)}.${hf.proto.name}` }, `${name.slice(1)}.${hf.proto.name}`);
+    }
+  }
+  return findings;
+}
 
 /** The messages (by full name, nested ones too) and methods of an image, with where each is. */
 function index(set) {
