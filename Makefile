@@ -38,7 +38,7 @@ breaking: setup ## buf breaking (FILE) against BASE_REF, or the merge base with 
 breaking-releases: setup ## The same rules against every release tag (v*): prints which releases each finding breaks.
 	@scripts/gate/check-releases.sh
 
-drift: setup ## Drift gate: regenerating gen/ must change nothing.
+drift: setup ## Drift gate: gen/ must be exactly what proto/ generates (only changed packages are regenerated).
 	@scripts/gate/check-drift.sh
 
 versions: ## Write versions.env's versions into every manifest, workflow and POM that names one.
