@@ -44,6 +44,15 @@ git init -q -b main && git add -A && git commit -qm "contracts as they are"
 release() { scripts/release/release.sh "$@" >"$copy/../release.log" 2>&1; }
 expect() { grep -qF -- "$1" "$copy/../release.log" || { tail -30 "$copy/../release.log"; die "expected '$1' ($2)"; }; }
 tags() { git tag --list 'v*' --sort=v:refname | paste -sd' ' -; }
+# refused WHAT TAGS — make release must refuse (WHAT: what it was asked to release) and leave the
+# commit, the working tree and the tags (TAGS afterwards) as they were.
+refused() {
+  local head
+  head="$(git rev-parse HEAD)"
+  if release; then die "$1 was released"; fi
+  [[ "$(git rev-parse HEAD)" == "$head" && -z "$(git status --porcelain)" && "$(tags)" == "$2" ]] \
+    || die "refusing $1 changed something"
+}
 
 log "the first release is SDK_VERSION ($SDK_VERSION)"
 release || { tail -30 ../release.log; die "the first release failed"; }
@@ -89,25 +98,19 @@ grep -q "Code.NotFound" services/auth-node/src/accounts.ts || die "the auth-node
 printf '%s\n' "" "// Badge is what a team member wears." "message Badge {" "  // label is printed on it." "  string label = 1;" "}" \
   >>proto/acme/person/v1/person.proto
 scripts/gate/gen.sh >/dev/null && git add -A && git commit -qm "Badge; auth-node: unknown users are NOT_FOUND"
-head="$(git rev-parse HEAD)"
-if release; then die "a release whose services break earlier clients was made"; fi
+refused "a change whose services break earlier clients" "v0.1.0 v0.2.0"
 expect "refused: clients of earlier releases fail against the new services" "refused"
 expect "@0.1.0/auth-node/grpc/" "a client of 0.1.0 named"
 expect "@0.2.0/auth-node/grpc/" "a client of 0.2.0 named"
 expect "expected UNAUTHENTICATED, got NOT_FOUND" "the failure said"
-[[ "$(git rev-parse HEAD)" == "$head" && -z "$(git status --porcelain)" && "$(tags)" == "v0.1.0 v0.2.0" ]] \
-  || die "the refused release changed something"
 git reset -q --hard HEAD~1
 
 log "a breaking change: refused without a reason, changing nothing"
 sed -i 's/int32 age = 3 \[/int32 age = 9 [/' proto/acme/person/v1/person.proto
 scripts/gate/gen.sh >/dev/null && git add -A && git commit -qm "Person: age renumbered"
-head="$(git rev-parse HEAD)"
-if release; then die "a breaking release without a reason was made"; fi
+refused "a breaking change without a reason" "v0.1.0 v0.2.0"
 expect "refused: breaking changes since v0.2.0" "refused"
 expect "FIELD_NO_DELETE" "the finding named"
-[[ "$(git rev-parse HEAD)" == "$head" && -z "$(git status --porcelain)" && "$(tags)" == "v0.1.0 v0.2.0" ]] \
-  || die "the refused release changed something"
 release --allow-breaking "age moved to 9 with the migration; every client regenerates (ACME-42)" \
   || { tail -30 ../release.log; die "the breaking release with a reason failed"; }
 [[ "$(tags)" == "v0.1.0 v0.2.0 v0.3.0" ]] || die "tags: $(tags)"
@@ -128,17 +131,15 @@ expect "is already there" "nothing published twice"
 
 log "nothing changed: no release"
 git commit -q --allow-empty -m "nothing"
-if release; then die "a release without a change was made"; fi
+refused "a commit that changes nothing" "v0.1.0 v0.2.0 v0.3.0"
 expect "nothing changed in the contracts since v0.3.0" "refused"
 
 log "number 3 reused with another type: compatible with v0.3.0, refused for breaking v0.2.0's clients"
 sed -i 's|  int32 age = 9 \[|  // age_text was age in words.\n  string age_text = 3;\n  int32 age = 9 [|' proto/acme/person/v1/person.proto
 scripts/gate/gen.sh >/dev/null && git add -A && git commit -qm "Person: age_text reuses 3"
-head="$(git rev-parse HEAD)"
-if release; then die "a release that breaks v0.2.0's clients was made"; fi
+refused "a change that breaks v0.2.0's clients" "v0.1.0 v0.2.0 v0.3.0"
 expect "[acme.person.v1.Person.age_text] — breaks v0.2.0, v0.1.0 — refused: it breaks the clients of v0.2.0, v0.1.0" "the earlier releases named"
 expect "refused: breaking changes for the clients of earlier releases" "refused as breaking"
-[[ "$(git rev-parse HEAD)" == "$head" && "$(tags)" == "v0.1.0 v0.2.0 v0.3.0" ]] || die "the refused release changed something"
 git reset -q --hard HEAD~1
 
 log "every version is in every registry"
