@@ -40,6 +40,23 @@ contracts_workspace() {
   ln -s "$PROTO_DEPS" "$1/.tmp/proto-deps"
 }
 
+# mvn_from_registry REPO VERSION ARG… — Maven as a project outside this repository runs it (ARG…
+# names its POM and goals), with acme-contracts VERSION from the registry at MAVEN_REGISTRY_URL.
+# Every third-party artifact comes from this build's own local repository standing in for
+# Central, so nothing else is downloaded; REPO is the run's own local repository, which never
+# holds this build's acme-contracts, so the jar can only have come from the registry — checked.
+mvn_from_registry() {
+  local repo="$1" version="$2"
+  shift 2
+  mkdir -p "$repo"
+  printf '<settings><mirrors><mirror><id>build-cache</id><mirrorOf>central</mirrorOf><url>file://%s</url></mirror></mirrors></settings>\n' \
+    "$M2" >"$repo.settings.xml"
+  "${MVN[0]}" -B -q -ntp -s "$repo.settings.xml" -Dmaven.repo.local="$repo" \
+    -Dacme-contracts.version="$version" -Dacme.registry.url="$MAVEN_REGISTRY_URL" "$@"
+  grep -q "acme-contracts-$version.jar>acme=" "$repo/com/acme/contracts/acme-contracts/$version/_remote.repositories" \
+    || die "Maven did not take acme-contracts $version from the registry"
+}
+
 # free_port — a TCP port nothing listens on now, for a test's own servers beside a user's.
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 

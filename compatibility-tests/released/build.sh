@@ -25,11 +25,8 @@ mkdir -p "$out" && : >"$out/clients.tsv"
 [[ -d "$clients/java/target/lib" ]] || "$clients/java/build.sh"
 [[ -d "$clients/ts/src/gen" ]] || "$clients/ts/build.sh"
 [[ -d "$TOOLS/compat/python-executor" ]] || "$clients/python/build.sh"
-# Maven's local repository for these builds holds no acme-contracts of this build, so the jar
-# can only come from the registry; third-party artifacts come from the build's local repository as Central.
-cat >"$out/settings.xml" <<XML
-<settings><mirrors><mirror><id>build-cache</id><mirrorOf>central</mirrorOf><url>file://$M2</url></mirror></mirrors></settings>
-XML
+# Maven's local repository for these builds keeps third-party artifacts between runs, never an
+# acme-contracts: each comes from the registry (mvn_from_registry checks it).
 rm -rf "$out/m2/com/acme"
 
 for v in "$@"; do
@@ -38,12 +35,9 @@ for v in "$@"; do
   log "java client on acme-contracts $v"
   dir="$out/java-$v" && rm -rf "$dir" && mkdir -p "$dir/lib"
   # The outside Maven project's POM (consumers/outside/) is how a project outside gets the SDK.
-  "${MVN[0]}" -B -q -ntp -s "$out/settings.xml" -Dmaven.repo.local="$out/m2" -f "$ROOT/consumers/outside/maven/pom.xml" \
-    -Dacme-contracts.version="$v" -Dacme.registry.url="$MAVEN_REGISTRY_URL" \
+  mvn_from_registry "$out/m2" "$v" -f "$ROOT/consumers/outside/maven/pom.xml" \
     "org.apache.maven.plugins:maven-dependency-plugin:$MAVEN_DEPENDENCY_PLUGIN_VERSION:copy-dependencies" \
     -DincludeArtifactIds=acme-contracts -DoutputDirectory="$dir/lib"
-  grep -q "acme-contracts-$v.jar>acme=" "$out/m2/com/acme/contracts/acme-contracts/$v/_remote.repositories" \
-    || die "Maven did not take acme-contracts $v from the registry"
   for jar in "$clients/java/target/lib/"*.jar; do
     [[ "$(basename "$jar")" == acme-contracts-* ]] || ln -s "$jar" "$dir/lib/"
   done
