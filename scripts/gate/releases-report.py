@@ -2,11 +2,13 @@
 
     releases-report.py --head HEAD.binpb --exceptions proto/breaking-exceptions.yaml
                        [--summary-json OUT.json]
-                       --release TAG IMAGE BUF.jsonl RULES.jsonl ACCEPTED … (newest release first)
+                       --release TAG IMAGE BUF.jsonl RULES.jsonl MESSAGE … (newest release first)
+    releases-report.py --accepted-breaks SUMMARY.json   (make release: the lines its tag records)
 
 Each --release gives a release's compiled image, buf breaking's and validation-diff.mjs's
-findings of the working tree against it, and the breaks the release itself accepted with a
-reason ("RULE ELEMENT" lines from its tag). A finding against a release is
+findings of the working tree against it, and its tag's message, where a breaking release
+recorded each break it accepted with a reason as an "Accepted-Break: RULE ELEMENT" line (this
+file writes them, for make release, and reads them). A finding against a release is
   - accepted by exception: an unexpired entry of the exceptions file names its element and rule
     (check-breaking.sh judges the file itself; here it is only read);
   - waived: a newer release accepted that rule on that element — the finding is what that
@@ -25,6 +27,8 @@ import json
 import pathlib
 import sys
 
+ACCEPTED = "Accepted-Break: "
+
 _spec = importlib.util.spec_from_file_location("breaking_report", pathlib.Path(__file__).with_name("breaking-report.py"))
 br = importlib.util.module_from_spec(_spec)
 sys.modules[_spec.name] = br  # its dataclasses look their module up there
@@ -33,12 +37,21 @@ _spec.loader.exec_module(br)
 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="releases-report.py")
-    parser.add_argument("--head", type=pathlib.Path, required=True)
-    parser.add_argument("--exceptions", type=pathlib.Path, required=True)
+    parser.add_argument("--head", type=pathlib.Path)
+    parser.add_argument("--exceptions", type=pathlib.Path)
     parser.add_argument("--summary-json", type=pathlib.Path)
     parser.add_argument("--release", nargs=5, action="append", default=[],
-                        metavar=("TAG", "IMAGE", "BUF", "RULES", "ACCEPTED"))
+                        metavar=("TAG", "IMAGE", "BUF", "RULES", "MESSAGE"))
+    parser.add_argument("--accepted-breaks", type=pathlib.Path, metavar="SUMMARY",
+                        help="print the Accepted-Break lines for the findings of a summary this wrote")
     args = parser.parse_args()
+    if args.accepted_breaks:
+        findings = json.loads(args.accepted_breaks.read_text())["findings"]
+        found = sorted({(f["rule"], f["element"]) for f in findings if not f["verdict"].startswith("waived")})
+        print("\n".join(f"{ACCEPTED}{rule} {element}" for rule, element in found))
+        return 0
+    if not args.head or not args.exceptions:
+        parser.error("--head and --exceptions are required")
 
     head: br.Image | None = None  # read once, when a finding needs it (most runs have none)
     today = datetime.datetime.now(datetime.timezone.utc).date()
@@ -47,7 +60,7 @@ def main() -> int:
     accepted_later: dict[tuple[str, str], str] = {}
     grouped: dict[tuple[str, str], dict] = {}
     rules: set[str] | None = None  # buf's rule ids, asked for once, when a finding needs them
-    for tag, image, buf_jsonl, rules_jsonl, accepted in args.release:
+    for tag, image, buf_jsonl, rules_jsonl, message in args.release:
         findings = [br.buf_finding(json.loads(l), "proto") for l in br.lines(pathlib.Path(buf_jsonl))]
         findings += [br.rules_finding(json.loads(l)) for l in br.lines(pathlib.Path(rules_jsonl))]
         # A release's image is read only when there is a finding to pin to its elements.
@@ -67,9 +80,10 @@ def main() -> int:
                 g["waived_by"] = accepted_later[key]
             elif not g["exception"]:
                 g["refused"].append(tag)
-        for line in br.lines(pathlib.Path(accepted)):
-            rule, _, element = line.strip().partition(" ")
-            accepted_later.setdefault((element, rule), tag)
+        for line in br.lines(pathlib.Path(message)):
+            if line.startswith(ACCEPTED):
+                rule, _, element = line[len(ACCEPTED):].strip().partition(" ")
+                accepted_later.setdefault((element, rule), tag)
 
     def verdict(g: dict) -> str:
         if g["exception"]:

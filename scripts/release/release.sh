@@ -135,11 +135,7 @@ MSG
 # check against every release then waives exactly those, against the releases before it.
 cp "$work/section.md" "$work/tag.md"
 if [[ "$kind" == breaking ]]; then
-  python3 - "$TOOLS/gate/releases/summary.json" >>"$work/tag.md" <<'PY'
-import json, sys
-found = sorted({(f["rule"], f["element"]) for f in json.load(open(sys.argv[1]))["findings"] if not f["verdict"].startswith("waived")})
-print("\n".join(f"Accepted-Break: {rule} {element}" for rule, element in found))
-PY
+  "$VENV/bin/python" scripts/gate/releases-report.py --accepted-breaks "$TOOLS/gate/releases/summary.json" >>"$work/tag.md"
 fi
 git tag -a "$tag" -F "$work/tag.md"
 trap - ERR
