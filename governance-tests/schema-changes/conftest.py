@@ -35,6 +35,16 @@ def git(repo: pathlib.Path, *args: str) -> str:
     return result.stdout
 
 
+def age(*paths: pathlib.Path) -> None:
+    """Makes each path look unused for years: the gate touches what it reads from its caches,
+    so that CI forgets only what went unused (pull-request.yml), and tests check that here."""
+    for path in paths:
+        os.utime(path, (LONG_AGO, LONG_AGO))
+
+
+LONG_AGO = 946684800  # 2000-01-01
+
+
 def link_tools(repo: pathlib.Path) -> None:
     for name in (".tmp", "node_modules"):
         (repo / name).symlink_to(ROOT / name, target_is_directory=True)

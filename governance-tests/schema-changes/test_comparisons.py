@@ -7,7 +7,7 @@ remembered for the same two images.
 
 import pathlib
 
-from conftest import git
+from conftest import LONG_AGO, age, git
 from edits import PERSON, PERSON_SVC
 from test_schema_changes import commit, output, run
 
@@ -55,8 +55,10 @@ def test_a_second_run_on_the_same_tree_compares_nothing_again(clone, tmp_path):
     cache = str(tmp_path / "comparisons")  # this test's own: no other run's findings in it
     first = run(clone, "check-releases.sh", COMPARE_CACHE=cache)
     assert "1 compared now" in output(first), output(first)
+    age(*pathlib.Path(cache).iterdir())
     second = run(clone, "check-releases.sh", COMPARE_CACHE=cache)
     assert "1 remembered from an earlier run" in output(second), output(second)
+    assert all(e.stat().st_mtime > LONG_AGO for e in pathlib.Path(cache).iterdir())  # touched as used
     # Remembered findings are still findings.
     assert second.returncode != 0 and "FIELD_SAME_TYPE" in output(second), output(second)
     # Any edit is a new tree: compared again, and judged on what it is now.

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from conftest import git
+from conftest import LONG_AGO, age, git
 from edits import ROOT
 from test_schema_changes import commit, output, run
 
@@ -60,9 +60,13 @@ def test_a_cold_run_regenerates_every_unit_and_a_second_none(work, tmp_path):
     assert first.returncode == 0, output(first)
     # 30 directories of ours, and the imported files (buf/validate, well-known types).
     assert "31 units, 0 from the cache, regenerated 31" in output(first)
+    entries = list((tmp_path / "cache").iterdir())
+    assert len(entries) == 31
+    age(*entries)
     second = drift(work, tmp_path / "cache")
     assert second.returncode == 0, output(second)
     assert "31 units, 31 from the cache, regenerated 0" in output(second)
+    assert all(e.stat().st_mtime > LONG_AGO for e in entries)  # touched as used
 
 
 def test_one_changed_file_regenerates_only_its_package_and_its_drift_is_caught(work, tmp_path):
