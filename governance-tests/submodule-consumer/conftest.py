@@ -52,12 +52,12 @@ def git(repo: pathlib.Path, *args: str) -> str:
 
 
 def npm_install(repo: pathlib.Path, template: pathlib.Path = TEMPLATE) -> None:
-    # Not `npm ci`: the lockfile lacks buf's macOS/Windows packages, which the registries
-    # reachable here do not serve (see scripts/setup/tools.sh). --prefer-offline takes
-    # every package from npm's cache under .tmp/.
-    run(repo, "npm", "install", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund")
+    # `npm ci`, as the template's README says: it installs exactly the committed lock and fails
+    # when the lock disagrees with package.json. --prefer-offline takes every package from npm's
+    # cache under .tmp/.
+    run(repo, "npm", "ci", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund")
     lockfile = (repo / "package-lock.json").read_text()
-    assert lockfile == (template / "package-lock.json").read_text(), "npm install changed the template's lockfile"
+    assert lockfile == (template / "package-lock.json").read_text(), "npm ci changed the template's lockfile"
 
 
 def build(repo: pathlib.Path) -> None:

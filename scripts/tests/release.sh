@@ -32,7 +32,7 @@ done
 ln -s "$TOOLS" "$copy/.tmp"
 # An npm workspace of its own (seconds, from the cache): the copy's services and clients build on
 # the copy's SDK, linked from its gen/ts, as in a checkout.
-(cd "$copy" && npm install --ignore-scripts --no-audit --no-fund --prefer-offline >/dev/null)
+(cd "$copy" && npm ci --ignore-scripts --no-audit --no-fund --prefer-offline >/dev/null)
 # The copy builds SDK versions of its own (0.2.0 here is not this tree's): in a Maven repository
 # of its own, never in the shared one.
 export MAVEN_REPO_LOCAL="$(dirname "$copy")/m2"
