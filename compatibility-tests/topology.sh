@@ -31,7 +31,7 @@ case "${1:-}" in
     docker run -d --name "$name-auth" --network "$name" --network-alias auth-node \
       --memory "$AUTH_NODE_MEMORY" -p 127.0.0.1::50051 -p 127.0.0.1::8081 \
       --env-file "$here/auth-node.env" -e AUTH_ADMIN_PASSWORD="$admin_password" \
-      $(for s in ${TOPOLOGY_AUTH_ENV:-}; do echo "-e $s"; done) acme/auth-node:latest >/dev/null
+      $(for s in ${TOPOLOGY_AUTH_ENV:-}; do echo "-e $s"; done) "$AUTH_NODE_IMAGE" >/dev/null
     data=()
     if [[ -n "${TOPOLOGY_DATA:-}" ]]; then
       mkdir -p "$TOPOLOGY_DATA" && chmod 777 "$TOPOLOGY_DATA" # the service runs as uid 1000
@@ -40,7 +40,7 @@ case "${1:-}" in
     docker run -d --name "$name-person" --network "$name" --memory "$PERSON_SPRING_MEMORY" \
       -p 127.0.0.1::9090 -p 127.0.0.1::8080 "${data[@]}" \
       --env-file "$here/person-spring.env" \
-      $(for s in ${TOPOLOGY_PERSON_ENV:-}; do echo "-e $s"; done) acme/person-spring:latest >/dev/null
+      $(for s in ${TOPOLOGY_PERSON_ENV:-}; do echo "-e $s"; done) "$PERSON_SPRING_IMAGE" >/dev/null
     wait_for "$name-auth" '"auth service listening"'
     wait_for "$name-person" 'Started PersonSpringApplication'
     echo "export AUTH_TARGET=$(docker port "$name-auth" 50051/tcp | head -1)"

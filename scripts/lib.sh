@@ -27,6 +27,12 @@ MAVEN_HOME="$TOOLS/maven"
 M2="${MAVEN_REPO_LOCAL:-$TOOLS/m2}"
 MVN=("$MAVEN_HOME/bin/mvn" -B -ntp -Dmaven.repo.local="$M2")
 
+# The service images. ACME_IMAGE_TAG names another tag than latest, so two checkouts on one
+# Docker engine (two branches tested side by side) never run each other's images.
+export ACME_IMAGE_TAG="${ACME_IMAGE_TAG:-latest}"
+AUTH_NODE_IMAGE="acme/auth-node:$ACME_IMAGE_TAG"
+PERSON_SPRING_IMAGE="acme/person-spring:$ACME_IMAGE_TAG"
+
 export PATH="$BIN:$NODE_HOME/bin:$ROOT/node_modules/.bin:$VENV/bin:$PATH"
 
 # contracts_workspace DIR — DIR holds a copy of the contracts (their buf.yaml and proto/);

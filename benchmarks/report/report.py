@@ -338,7 +338,8 @@ class Report:
                 f"Machine: {m.get('cores')} cores, {num(m.get('memory', 0) / 1024, 1)} GiB; client {m.get('client JDK')}; "
                 f"person-spring {m.get('person-spring JRE')}; auth-node Node {m.get('auth-node Node')}; "
                 f"{m.get('ghz')}; {m.get('h2load')}.", "",
-                f"Images: auth-node `{m.get('acme/auth-node:latest', '?')[:19]}`, person-spring `{m.get('acme/person-spring:latest', '?')[:19]}`. "
+                f"Images: auth-node `{m.get('auth-node image', m.get('acme/auth-node:latest', '?'))[:19]}`, "
+                f"person-spring `{m.get('person-spring image', m.get('acme/person-spring:latest', '?'))[:19]}`. "
                 f"Settings: {m.get('person-spring settings')}. Warm-ups: {m.get('warm-ups')}.", "",
                 "## Targets", ""]
         for section in (self.s1, self.s2, self.s3, self.s4, self.s5, self.s6, self.xc):

@@ -41,15 +41,15 @@ stage_image() {
       cp -rL "$dir/." "$stage/app/node_modules/$rel/"
     fi
   done < <(cd "$ROOT" && npm ls --parseable --omit=dev --all -w services/auth-node)
-  docker build -q -t acme/auth-node:latest --build-arg "BASE_IMAGE=$base" -f "$service/Dockerfile" "$stage" >/dev/null
-  echo "auth-node image: acme/auth-node:latest on $base ($(docker image inspect -f '{{.Size}}' acme/auth-node:latest | numfmt --to=iec))"
+  docker build -q -t "$AUTH_NODE_IMAGE" --build-arg "BASE_IMAGE=$base" -f "$service/Dockerfile" "$stage" >/dev/null
+  echo "auth-node image: $AUTH_NODE_IMAGE on $base ($(docker image inspect -f '{{.Size}}' "$AUTH_NODE_IMAGE" | numfmt --to=iec))"
 }
 
 # image_smoke_test — the image starts, creates its admin, turns healthy (its HEALTHCHECK
 # asks /healthz) and stops gracefully on SIGTERM with exit code 0.
 image_smoke_test() {
   local status=""
-  SMOKE_CID="$(docker run -d -e AUTH_ADMIN_PASSWORD=smoke-test-admin-password acme/auth-node:latest)"
+  SMOKE_CID="$(docker run -d -e AUTH_ADMIN_PASSWORD=smoke-test-admin-password "$AUTH_NODE_IMAGE")"
   local cid="$SMOKE_CID"
   trap 'docker rm -f "$SMOKE_CID" >/dev/null 2>&1 || true' EXIT
   # The first health check runs one interval (10 s) after the start.

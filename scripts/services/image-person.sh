@@ -7,7 +7,7 @@
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 base="${BASE_IMAGE:-acme/jre-base:17}"
-image="acme/person-spring:latest"
+image="$PERSON_SPRING_IMAGE"
 
 "$ROOT/scripts/setup/docker.sh"
 # The local base images rebuild themselves only when their inputs changed.

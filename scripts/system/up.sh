@@ -39,12 +39,12 @@ case "$runtime" in
       --memory "$AUTH_NODE_MEMORY" -v "$SYSTEM_DIR/auth-data:/data" \
       -p "127.0.0.1:$AUTH_PORT:50051" -p "127.0.0.1:$AUTH_REST_PORT:8081" \
       -e AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" -e AUTH_ADMIN_PASSWORD="$password" \
-      acme/auth-node:latest >/dev/null
+      "$AUTH_NODE_IMAGE" >/dev/null
     # AUTH_ADDRESS is the image's default: auth-node:50051, the alias above.
     docker run -d --name "$SYSTEM_NAME-person" --network "$SYSTEM_NAME" \
       --memory "$PERSON_SPRING_MEMORY" -v "$SYSTEM_DIR/person-data:/data" \
       -p "127.0.0.1:$PERSON_PORT:9090" -p "127.0.0.1:$PERSON_REST_PORT:8080" \
-      acme/person-spring:latest >/dev/null
+      "$PERSON_SPRING_IMAGE" >/dev/null
     ;;
   process)
     "$ROOT/scripts/services/auth-node.sh" build >/dev/null

@@ -90,8 +90,9 @@ public final class Bench {
     results.meta("auth-node Node", External.run(List.of("docker", "exec", services.authContainer, "node", "--version"), Map.of()).trim());
     results.meta("person-spring JRE", External.run(List.of("docker", "exec", services.personContainer, "java", "-version"), Map.of())
         .lines().findFirst().orElse("").trim());
-    for (String image : new String[] {"acme/auth-node:latest", "acme/person-spring:latest"}) {
-      results.meta(image, External.run(List.of("docker", "image", "inspect", "-f", "{{.Id}}", image), Map.of()).trim());
+    for (String service : new String[] {"auth-node", "person-spring"}) {
+      String image = com.acme.compat.harness.Config.imageWithTag("acme/" + service);
+      results.meta(service + " image", External.run(List.of("docker", "image", "inspect", "-f", "{{.Id}}", image), Map.of()).trim());
     }
     results.meta("ghz", "ghz " + System.getenv().getOrDefault("GHZ_VERSION", "(version unknown)"));
     results.meta("h2load", External.run(List.of("h2load", "--version"), Map.of()).lines().findFirst().orElse("").trim());

@@ -48,7 +48,7 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
                   name,
                   new Server(
                       name,
-                      string(s.get("image"), name + ".image"),
+                      imageWithTag(string(s.get("image"), name + ".image")),
                       protocols(s.get("protocols"), name),
                       capabilities(s.get("capabilities"), name)));
             });
@@ -126,6 +126,18 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
     if (!unknown.isEmpty()) {
       throw new IllegalArgumentException(where + ": unknown keys " + unknown);
     }
+  }
+
+  /**
+   * features.yaml names each image without a tag; the tag is scripts/lib.sh's ACME_IMAGE_TAG
+   * (latest unless set), so a checkout that builds its images under its own tag runs them here.
+   */
+  public static String imageWithTag(String repository) {
+    if (repository.contains(":")) {
+      throw new IllegalArgumentException("features.yaml: image " + repository + " must name no tag (ACME_IMAGE_TAG sets it)");
+    }
+    String tag = System.getenv().getOrDefault("ACME_IMAGE_TAG", "");
+    return repository + ":" + (tag.isBlank() ? "latest" : tag);
   }
 
   private static String string(Object value, String where) {
