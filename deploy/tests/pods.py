@@ -5,8 +5,9 @@ can write, as the kubelet makes it (world-writable emptyDirs, fsGroup-writable c
 gives a tmpfs over a folder of the image that folder's mode (0755 here), so the tmpfs is owned
 by runAsUser and group fsGroup instead. Kubernetes ignores an image's VOLUME declarations, which
 Docker would fill with writable anonymous volumes: each one the pod does not mount is an empty
-read-only folder here, as it is in the pod (a folder of the read-only root). Probes are asked the way the
-kubelet asks them: grpc.health.v1.Health/Check on the probe's port, for the probe's service."""
+read-only folder here, as it is in the pod (a folder of the read-only root). Probes are asked
+the way the kubelet asks them: grpc.health.v1.Health/Check on the probe's port, for the probe's
+service."""
 
 from __future__ import annotations
 
@@ -129,7 +130,8 @@ class Pod:
         return False
 
     def logs(self) -> str:
-        return docker("logs", self.name, check=False).stdout + docker("logs", self.name, check=False).stderr
+        result = docker("logs", self.name, check=False)
+        return result.stdout + result.stderr
 
     def stop(self) -> int:
         """SIGTERM, then SIGKILL after the pod's termination grace period, as the kubelet does
