@@ -53,8 +53,10 @@ export function serveGrpcUnary(
   headers: IncomingHttpHeaders,
   values: ContextValues,
   options: GrpcUnaryOptions,
+  /** Headers the port adds to the answer (CORS). */
+  extra?: Record<string, string>,
 ): void {
-  new GrpcUnaryCall(spec, stream, headers, values, options).start();
+  new GrpcUnaryCall(spec, stream, headers, values, options, extra).start();
 }
 
 class GrpcUnaryCall {
@@ -80,6 +82,7 @@ class GrpcUnaryCall {
     headers: IncomingHttpHeaders,
     values: ContextValues,
     private readonly options: GrpcUnaryOptions,
+    private readonly extra: Record<string, string> | undefined,
   ) {
     this.compression = compressionNegotiate(
       options.acceptCompression,
@@ -261,7 +264,7 @@ class GrpcUnaryCall {
     const { stream } = this;
     if (stream.destroyed || stream.closed) return;
     const trailers = nodeHeaders(this.context.responseTrailer);
-    stream.respond(nodeHeaders(this.context.responseHeader, { ":status": 200 }), { waitForTrailers: true });
+    stream.respond(nodeHeaders(this.context.responseHeader, { ":status": 200, ...this.extra }), { waitForTrailers: true });
     stream.once("wantTrailers", () => stream.sendTrailers(trailers));
     if (frame) stream.end(frame);
     else stream.end();

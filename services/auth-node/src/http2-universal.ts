@@ -15,6 +15,8 @@ export function serveUniversal(
   headers: IncomingHttpHeaders,
   contextValues: ContextValues,
   log: Logger,
+  /** Headers the port adds to the answer (CORS). */
+  extra?: Record<string, string>,
 ): void {
   const abort = new AbortController();
   // Always with a reason: without one AbortController makes a DOMException, and its stack.
@@ -31,7 +33,7 @@ export function serveUniversal(
     contextValues,
   };
   handler(request)
-    .then((response) => writeResponse(response, stream))
+    .then((response) => writeResponse(response, stream, extra))
     .catch((err: unknown) => {
       if (ConnectError.from(err).code !== Code.Canceled) {
         log.error("could not answer a call", { procedure: `${handler.service.typeName}/${handler.method.name}`, err });
@@ -59,14 +61,14 @@ export function nodeHeaders(web: Headers, into: Record<string, string | number> 
   return into;
 }
 
-async function writeResponse(response: UniversalServerResponse, stream: ServerHttp2Stream): Promise<void> {
+async function writeResponse(response: UniversalServerResponse, stream: ServerHttp2Stream, extra?: Record<string, string>): Promise<void> {
   const body = response.body?.[Symbol.asyncIterator]();
   try {
     // The headers go after the first body chunk, so a handler can still add to them.
     let chunk = body ? await body.next() : { done: true as const, value: undefined };
     if (stream.destroyed || stream.closed) return;
     const trailers = response.trailer && [...response.trailer.keys()].length > 0 ? nodeHeaders(response.trailer) : undefined;
-    stream.respond(nodeHeaders(response.header ?? new Headers(), { ":status": response.status }), { waitForTrailers: trailers !== undefined });
+    stream.respond(nodeHeaders(response.header ?? new Headers(), { ":status": response.status, ...extra }), { waitForTrailers: trailers !== undefined });
     if (trailers) stream.once("wantTrailers", () => stream.sendTrailers(trailers));
     for (; chunk.done !== true; chunk = await body!.next()) {
       if (!stream.write(chunk.value)) await drained(stream);

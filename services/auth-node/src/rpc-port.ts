@@ -15,6 +15,7 @@ import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node";
 import type { App } from "./app.js";
 import type { Limits } from "./config.js";
 import { clientAddressKey } from "./context.js";
+import { corsPolicy, type CorsSettings } from "./cors.js";
 import { type GrpcUnaryOptions, isGrpcBinary, serveGrpcUnary, type UnarySpec } from "./grpc-unary.js";
 import { serveUniversal } from "./http2-universal.js";
 import type { Logger } from "./log.js";
@@ -24,6 +25,7 @@ export type StreamHandler = (stream: ServerHttp2Stream, headers: IncomingHttpHea
 
 export interface RpcPortOptions {
   limits: Limits;
+  cors: CorsSettings;
   shutdownSignal: AbortSignal;
   log: Logger;
   /** Off: every call through connect-es's own handlers (tests compare the two). */
@@ -55,6 +57,7 @@ export function rpcStreamHandler(app: App, options: RpcPortOptions): StreamHandl
     log,
   };
   const fast = options.grpcUnaryPath ?? true;
+  const cors = corsPolicy(options.cors);
 
   return (stream, headers, _flags, rawHeaders) => {
     // A client's reset surfaces as "close" (with its code), which the paths handle; an
@@ -65,12 +68,19 @@ export function rpcStreamHandler(app: App, options: RpcPortOptions): StreamHandl
     const path = headers[":path"] ?? "";
     const query = path.indexOf("?");
     const pathname = query < 0 ? path : path.slice(0, query);
+    const handler = handlers.get(pathname);
+    const crossOrigin = cors(headers);
+    if (crossOrigin.kind === "refuse") {
+      log.debug("cross-origin request refused", { origin: headers.origin, path: pathname, reason: crossOrigin.reason });
+      return void stream.respond({ ":status": 403 }, { endStream: true });
+    }
+    if (!handler) return void stream.respond({ ":status": 404 }, { endStream: true });
+    if (crossOrigin.kind === "preflight") return void stream.respond({ ":status": 204, ...crossOrigin.headers }, { endStream: true });
+    const extra = crossOrigin.kind === "allow" ? crossOrigin.headers : undefined;
     const values = createContextValues().set(clientAddressKey, stream.session?.socket?.remoteAddress ?? "unknown");
     const spec = fast ? unary.get(pathname) : undefined;
-    if (spec && isGrpcBinary(headers)) return serveGrpcUnary(spec, stream, headers, values, grpcUnary);
-    const handler = handlers.get(pathname);
-    if (!handler) return void stream.respond({ ":status": 404 }, { endStream: true });
-    serveUniversal(handler, stream, headers, values, log);
+    if (spec && isGrpcBinary(headers)) return serveGrpcUnary(spec, stream, headers, values, grpcUnary, extra);
+    serveUniversal(handler, stream, headers, values, log, extra);
   };
 }
 

@@ -33,6 +33,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   });
   rpc.on("stream", rpcStreamHandler(app, {
     limits: config.limits,
+    cors: config.cors,
     shutdownSignal: shutdown.signal,
     log,
     grpcUnaryPath: options.grpcUnaryPath,

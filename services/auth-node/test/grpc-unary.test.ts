@@ -70,7 +70,7 @@ describe("the unary gRPC path answers as connect-es does", () => {
     app = await createApp(config, captureLogger().log);
     const listen = async (grpcUnaryPath: boolean) => {
       const server = createServer();
-      server.on("stream", rpcStreamHandler(app, { limits: config.limits, shutdownSignal: shutdown.signal, log: captureLogger().log, grpcUnaryPath }));
+      server.on("stream", rpcStreamHandler(app, { limits: config.limits, cors: config.cors, shutdownSignal: shutdown.signal, log: captureLogger().log, grpcUnaryPath }));
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
       servers.push(server);
       return connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
