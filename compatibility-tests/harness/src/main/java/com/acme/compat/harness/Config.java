@@ -21,16 +21,26 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  */
 record Config(Map<String, Server> servers, Map<String, Client> clients, List<String> faults) {
 
-  static final Set<String> PROTOCOLS = Set.of("grpc", "grpc-web", "connect");
+  /** rest: a service's REST/JSON twin, reached by the harness's own HTTP client (RestStep). */
+  static final Set<String> PROTOCOLS = Set.of("grpc", "grpc-web", "connect", "rest");
   static final Set<String> FAULTS = Set.of("auth-outage");
   static final Set<String> CAPABILITIES = Set.of(
       "unary", "client-stream", "server-stream", "bidi", "metadata", "deadline", "cancel",
-      "error-details", "unknown-fields");
+      "error-details", "unknown-fields", "rest-twin");
 
   record Server(String name, String image, List<String> protocols, List<String> capabilities) {}
 
+  /**
+   * A client: its executor's folder (run.sh), or none when the harness itself is the client
+   * (harness: true — the REST twins' HTTP client, which has no SDK of ours to run).
+   */
   record Client(
-      String name, Path dir, List<String> protocols, List<String> capabilities, boolean golden) {}
+      String name, Path dir, List<String> protocols, List<String> capabilities, boolean golden) {
+
+    boolean harness() {
+      return dir == null;
+    }
+  }
 
   static Config load(Path file) throws IOException {
     Map<String, Object> root;
@@ -58,12 +68,16 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
         .forEach(
             (name, value) -> {
               Map<String, Object> c = map(value, "clients." + name);
-              keys(c, "clients." + name, "dir", "protocols", "capabilities", "golden");
+              keys(c, "clients." + name, "dir", "harness", "protocols", "capabilities", "golden");
+              boolean harness = Boolean.TRUE.equals(c.get("harness"));
+              if (harness == c.containsKey("dir")) {
+                throw new IllegalArgumentException("features.yaml: clients." + name + " needs either dir or harness: true");
+              }
               clients.put(
                   name,
                   new Client(
                       name,
-                      file.getParent().resolve(string(c.get("dir"), name + ".dir")),
+                      harness ? null : file.getParent().resolve(string(c.get("dir"), name + ".dir")),
                       protocols(c.get("protocols"), name),
                       capabilities(c.get("capabilities"), name),
                       Boolean.TRUE.equals(c.get("golden"))));

@@ -37,7 +37,9 @@ final class Sessions {
         + specs.size() + " cases, run " + runId + ")");
     Map<String, String> env = Map.of(
         "PERSON_TARGET", topology.personTarget(),
-        "AUTH_TARGET", topology.authTarget());
+        "AUTH_TARGET", topology.authTarget(),
+        "PERSON_REST_TARGET", topology.personRestTarget(),
+        "AUTH_REST_TARGET", topology.authRestTarget());
     Path log = logs.resolve(client.name() + "-" + server + "-" + protocol + ".log");
     List<Case> cases = new ArrayList<>();
     try (Session session = new Session(client, server, protocol, runId, schemas, env, log,
