@@ -25,17 +25,24 @@ read -ra MVN_CMD <<<"${CONTRACTS_MVN:-mvn}"
 # terminals, and show the codes as garbage. ESC is spelled by bash, not sed, for BSD sed.
 strip_ansi() { sed -e 's/'$'\033''\[[0-9;?]*[A-Za-z]//g'; }
 
-# In GitHub Actions, warnings and errors also become annotations on the pull request.
+# In GitHub Actions, warnings and errors also become annotations on the pull request: one
+# workflow command each, so their line breaks are escaped as the runner expects.
+annotate() {
+  [[ "${GITHUB_ACTIONS:-}" == "true" ]] || return 0
+  local message="${2//'%'/%25}"
+  message="${message//$'\r'/%0D}"
+  echo "::$1::${message//$'\n'/%0A}"
+}
 warn() {
   local message
   message="$(strip_ansi <<<"$*")"
-  if [[ "${GITHUB_ACTIONS:-}" == "true" ]]; then echo "::warning::$message"; fi
+  annotate warning "$message"
   printf 'warning: %s\n' "$message" >&2
 }
 die() {
   local message
   message="$(strip_ansi <<<"$*")"
-  if [[ "${GITHUB_ACTIONS:-}" == "true" ]]; then echo "::error::$message"; fi
+  annotate error "$message"
   printf 'error: %s\n' "$message" >&2
   exit 1
 }

@@ -505,12 +505,16 @@ def test_pull_request_check_refuses_untracked_generated_files_and_says_move_them
     clone = ts_history.clone(tmp_path / "service", branch="history")
     (clone / "src/gen/handwritten.ts").write_text("export const mine = 1;\n")
 
-    result = check(clone, "HEAD~1", "--allow-override")
+    result = check(clone, "HEAD~1", "--allow-override", env={"GITHUB_ACTIONS": "true"})
 
     assert result.returncode == 1
     assert "move them out of it" in result.stderr and "?? src/gen/handwritten.ts" in result.stderr
     assert "commit or stash" not in result.stderr
     assert (clone / "src/gen/handwritten.ts").is_file()
+    # In Actions the whole message is one annotation, its line breaks escaped.
+    annotations = [line for line in result.stdout.splitlines() if line.startswith("::")]
+    assert len(annotations) == 1 and annotations[0].startswith("::error::"), result.stdout
+    assert "%0A- untracked files in src/gen" in annotations[0]
 
 
 def test_pull_request_check_names_the_branch_the_submodule_is_on(ts_history: Service, tmp_path):
