@@ -512,9 +512,9 @@ def test_pull_request_check_refuses_untracked_generated_files_and_says_move_them
     assert "commit or stash" not in result.stderr
     assert (clone / "src/gen/handwritten.ts").is_file()
     # In Actions the whole message is one annotation, its line breaks escaped.
-    annotations = [line for line in result.stdout.splitlines() if line.startswith("::")]
-    assert len(annotations) == 1 and annotations[0].startswith("::error::"), result.stdout
-    assert "%0A- untracked files in src/gen" in annotations[0]
+    errors = [line for line in result.stdout.splitlines() if line.startswith("::error::")]
+    assert len(errors) == 1, result.stdout
+    assert "%0A- untracked files in src/gen" in errors[0]
 
 
 def test_pull_request_check_names_the_branch_the_submodule_is_on(ts_history: Service, tmp_path):
