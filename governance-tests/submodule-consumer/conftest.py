@@ -1,18 +1,29 @@
-"""Fixtures: real git repositories in a temporary folder, as a service team would have them.
+"""Fixtures: real git repositories in a temporary folder, as service teams have them. They are
+made once per session and no test changes them: a test that moves a pin, commits or edits
+works in a clone of its own, so every test passes alone and in any order. The order is
+random unless asked (`--order=file|reverse|random`, `--order-seed=N`); the header names it.
 
-- `contracts.git`, a bare repository made from this checkout's proto/ and buf.yaml, tagged
-  v0.1.0, with a working clone (`contracts`) that tests edit, commit, tag and push;
-- `service.git`, a bare repository made from consumers/submodule-template-ts (its tracked and
-  unignored files, so uncommitted work is tested too) that adds the contracts as a git
-  submodule at v0.1.0, generates, compiles and is pushed; its working clone is `service`.
+- `contracts`: `contracts.git` (bare) made from this checkout's proto/ and buf.yaml, with the
+  releases the tests move between, tagged (annotated, as `make release` tags) and pushed:
+  v0.1.0 (as they are), v0.2.0 (a field added), the branch `preview` one untagged commit later
+  (another field), v0.3.0 (a field renumbered: breaking).
+- `ts_service`, `java_service`: a service repository made from a template by running the
+  set-up block of its README as written (copy, cd, git init, npm ci, commit, add-contracts at
+  v0.1.0, build), pushed to its own `service.git`.
+- `ts_history`: the TypeScript service after a safe bump to v0.2.0 and an override bump to
+  v0.3.0, pushed as the branch `history` of its `service.git`.
 
-The tools are this checkout's: the project Node, npm's cache and Maven's local repository
-under .tmp/, so nothing is downloaded again.
+git runs with a default configuration (no global or system file): in particular it refuses
+submodules from local paths, as git 2.38.1 and later do, and the tests do what the READMEs say
+to do about that. Maven, npm and Node are this checkout's, with their caches under .tmp/, so
+nothing is downloaded again; buf is only what a template's own `npm ci` installs.
 """
 
 import dataclasses
 import os
 import pathlib
+import random
+import re
 import shutil
 import subprocess
 
@@ -21,27 +32,43 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "consumers" / "submodule-template-ts"
 JAVA_TEMPLATE = ROOT / "consumers" / "submodule-template-java"
+PERSON = "proto/acme/person/v1/person.proto"
+LAST_PERSON_FIELD = "  google.protobuf.Timestamp created_at = 6;\n"
+OVERRIDE_REASON = "age moved to 9 with the person-spring migration; every client regenerates in this release"
+# What git (2.38.1 and later) and the READMEs add for a repository on a local path.
+ALLOW_FILE = ("-c", "protocol.file.allow=always")
+
+
+def tool_path() -> str:
+    # The monorepo's own node_modules/.bin (buf among them) is left out: a template's commands
+    # must work with what the template installs. Maven first: the pinned one, as `mvn`.
+    monorepo_bin = str(ROOT / "node_modules" / ".bin")
+    entries = [p for p in os.environ["PATH"].split(os.pathsep) if p and p != monorepo_bin]
+    return os.pathsep.join([str(ROOT / ".tmp" / "maven" / "bin"), *entries])
+
 
 ENV = {
     **os.environ,
+    "PATH": tool_path(),
     "GIT_AUTHOR_NAME": "submodule-consumer-suite",
     "GIT_AUTHOR_EMAIL": "suite@example.invalid",
     "GIT_COMMITTER_NAME": "submodule-consumer-suite",
     "GIT_COMMITTER_EMAIL": "suite@example.invalid",
-    # The machine's own git settings (signing, hooks, default branch) stay out of the test.
+    # A default git configuration: the machine's settings (signing, hooks, default branch,
+    # protocol.file.allow) stay out of the test.
     "GIT_CONFIG_GLOBAL": "/dev/null",
     "GIT_CONFIG_NOSYSTEM": "1",
-    # Submodules over file paths are refused by default since git 2.38.1 (CVE-2022-39253).
-    "GIT_CONFIG_COUNT": "1",
-    "GIT_CONFIG_KEY_0": "protocol.file.allow",
-    "GIT_CONFIG_VALUE_0": "always",
-    "CONTRACTS_MVN": f"{ROOT}/.tmp/maven/bin/mvn -Dmaven.repo.local={ROOT}/.tmp/m2",
+    # `mvn` and the commands' Maven take this checkout's local repository, as the README types them.
+    "MAVEN_OPTS": f"-Dmaven.repo.local={ROOT}/.tmp/m2",
+    # `npm ci` as the README types it, from npm's cache under .tmp/ (lib.sh names it).
+    "npm_config_prefer_offline": "true",
 }
-ENV.pop("GITHUB_ACTIONS", None)
+for name in ("GITHUB_ACTIONS", "CONTRACTS_MVN", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS"):
+    ENV.pop(name, None)
 
 
-def run(cwd: pathlib.Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    result = subprocess.run(list(args), cwd=cwd, capture_output=True, text=True, env=ENV)
+def run(cwd: pathlib.Path, *args: str, check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
+    result = subprocess.run(list(args), cwd=cwd, capture_output=True, text=True, env={**ENV, **(env or {})})
     if check and result.returncode != 0:
         raise AssertionError(f"{' '.join(args)} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
     return result
@@ -51,100 +78,224 @@ def git(repo: pathlib.Path, *args: str) -> str:
     return run(repo, "git", *args).stdout.strip()
 
 
-def npm_install(repo: pathlib.Path, template: pathlib.Path = TEMPLATE) -> None:
-    # `npm ci`, as the template's README says: it installs exactly the committed lock and fails
-    # when the lock disagrees with package.json. --prefer-offline takes every package from npm's
-    # cache under .tmp/.
-    run(repo, "npm", "ci", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund")
-    lockfile = (repo / "package-lock.json").read_text()
-    assert lockfile == (template / "package-lock.json").read_text(), "npm ci changed the template's lockfile"
-
-
 def build(repo: pathlib.Path) -> None:
     run(repo, "npm", "run", "--silent", "build")
 
 
-@dataclasses.dataclass
-class World:
-    tmp: pathlib.Path
-    contracts_url: str
-    contracts: pathlib.Path
-    service_url: str
-    service: pathlib.Path
+def maven(repo: pathlib.Path, *goals: str) -> None:
+    """`mvn` as the Java README types it (ENV makes it the pinned one, on the local repository)."""
+    run(repo, "mvn", "-B", "-q", *goals)
 
-    def release(self, message: str, tag: str | None, edit) -> str:
-        """Commits an edit of the contracts (a function of the repo path), tags and pushes it."""
-        edit(self.contracts)
-        git(self.contracts, "commit", "-qam", message)
-        git(self.contracts, "push", "-q", "origin", "main")
-        if tag:
-            git(self.contracts, "tag", "-a", tag, "-m", f"contracts {tag}")
-            git(self.contracts, "push", "-q", "origin", tag)
-        return git(self.contracts, "rev-parse", "HEAD")
 
-    def bump(self, *args: str, repo: pathlib.Path | None = None) -> subprocess.CompletedProcess:
-        return run(repo or self.service, "scripts/bump-contracts", *args, check=False)
+def last_message(repo: pathlib.Path) -> str:
+    return git(repo, "log", "-1", "--format=%B")
 
-    def pin(self, rev: str = "HEAD", repo: pathlib.Path | None = None) -> str:
-        return git(repo or self.service, "rev-parse", f"{rev}:contracts")
+
+def readme_block(readme: pathlib.Path, heading: str) -> str:
+    """The first ```sh block of the README section `## heading`."""
+    section = readme.read_text().split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    match = re.search(r"```sh\n(.*?)```", section, re.S)
+    assert match, f"{readme}: no sh block under '## {heading}'"
+    return match.group(1)
+
+
+def run_block(cwd: pathlib.Path, block: str, check: bool = True, **placeholders: str) -> subprocess.CompletedProcess:
+    """A README block, line after line as a user types it, stopping at the first failure."""
+    for placeholder, value in placeholders.items():
+        assert placeholder in block, f"the block names no {placeholder}:\n{block}"
+        block = block.replace(placeholder, value)
+    return run(cwd, "bash", "-euo", "pipefail", "-c", block, check=check)
 
 
 def copy_listed(src: pathlib.Path, dest: pathlib.Path, *paths: str) -> None:
+    """The tracked and unignored files of src (so uncommitted work is tested too), links kept."""
     listed = git(src, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *paths).split("\0")
     for rel in filter(None, listed):
-        if (src / rel).is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src / rel, dest / rel)
+        source, target = src / rel, dest / rel
+        if source.is_symlink():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.symlink_to(os.readlink(source))
+        elif source.is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
 
 
-def maven(repo: pathlib.Path, *goals: str) -> None:
-    """The machine's Maven as the templates' scripts use it (CONTRACTS_MVN), on the local repository."""
-    run(repo, *ENV["CONTRACTS_MVN"].split(), "-B", "-q", *goals)
+def add_person_field(comment: str, declaration: str):
+    def edit(repo: pathlib.Path) -> None:
+        path = repo / PERSON
+        text = path.read_text()
+        assert LAST_PERSON_FIELD in text
+        path.write_text(text.replace(LAST_PERSON_FIELD, f"{LAST_PERSON_FIELD}  // {comment}\n  {declaration}\n"))
+    return edit
 
 
-def new_contracts(tmp: pathlib.Path) -> tuple[str, pathlib.Path]:
-    """contracts.git (bare) made from this checkout's proto/ and buf.yaml, tagged v0.1.0, and its clone."""
-    contracts_url = str(tmp / "contracts.git")
-    git(tmp, "init", "-q", "--bare", "-b", "main", contracts_url)
-    contracts = tmp / "contracts"
-    contracts.mkdir()
-    copy_listed(ROOT, contracts, "proto", "buf.yaml", ".gitignore")
-    git(contracts, "init", "-q", "-b", "main")
-    git(contracts, "remote", "add", "origin", contracts_url)
-    git(contracts, "add", "-A")
-    git(contracts, "commit", "-qm", "contracts as they are")
-    git(contracts, "tag", "-a", "v0.1.0", "-m", "contracts v0.1.0")
-    git(contracts, "push", "-q", "origin", "main", "v0.1.0")
-    return contracts_url, contracts
+def renumber_age(repo: pathlib.Path) -> None:
+    path = repo / PERSON
+    text = path.read_text()
+    assert "int32 age = 3 [" in text
+    path.write_text(text.replace("int32 age = 3 [", "int32 age = 9 ["))
 
 
-def new_world(tmp: pathlib.Path, template: pathlib.Path, build_service) -> World:
-    """A contracts repository, and a service made from a template the way its README says:
-    the template committed, then `scripts/add-contracts URL v0.1.0`, built and pushed."""
-    contracts_url, contracts = new_contracts(tmp)
-    service_url = str(tmp / "service.git")
-    git(tmp, "init", "-q", "--bare", "-b", "main", service_url)
-    service = tmp / "service"
-    service.mkdir()
-    copy_listed(template, service, ".")
-    git(service, "init", "-q", "-b", "main")
-    git(service, "remote", "add", "origin", service_url)
-    npm_install(service, template)
-    git(service, "add", "-A")
-    git(service, "commit", "-qm", f"A service from {template.name}")
-    run(service, "scripts/add-contracts", contracts_url, "v0.1.0")
-    build_service(service)
-    git(service, "push", "-q", "origin", "main")
-    return World(tmp, contracts_url, contracts, service_url, service)
+@dataclasses.dataclass
+class Contracts:
+    url: str
+    repo: pathlib.Path
+
+    def commit(self, ref: str) -> str:
+        return git(self.repo, "rev-parse", f"{ref}^{{commit}}")
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> World:
-    """A TypeScript service from consumers/submodule-template-ts."""
-    return new_world(tmp_path_factory.mktemp("submodule-consumer"), TEMPLATE, build)
+@dataclasses.dataclass
+class Service:
+    template: pathlib.Path
+    contracts: Contracts
+    url: str
+    base: pathlib.Path  # made by the README's set-up block; read, never changed, by tests
+    setup: subprocess.CompletedProcess  # what that block printed
+
+    def clone(self, dest: pathlib.Path, branch: str = "main", tools: bool = True) -> pathlib.Path:
+        """A clone of the service with its submodule, as the README's local-path note says. The
+        tools a clone installs (npm ci) and fetches once (.contracts-deps) are the set-up
+        service's, linked rather than installed again; tools=False leaves them out."""
+        run(dest.parent, "git", *ALLOW_FILE, "clone", "-q", "--recurse-submodules", "-b", branch, self.url, str(dest))
+        if tools:
+            for folder in ("node_modules", ".contracts-deps"):
+                run(dest.parent, "cp", "-al", str(self.base / folder), str(dest / folder))
+        return dest
+
+    def gen_dir(self) -> str:
+        env = dict(line.split("=", 1) for line in (self.template / "contracts.env").read_text().splitlines()
+                   if line and not line.startswith("#"))
+        return env["GEN_DIR"]
 
 
-@pytest.fixture(scope="module")
-def java_world(tmp_path_factory) -> World:
-    """A Java service from consumers/submodule-template-java."""
-    return new_world(tmp_path_factory.mktemp("submodule-consumer-java"), JAVA_TEMPLATE, lambda repo: maven(repo, "verify"))
+def bump(repo: pathlib.Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return run(repo, "scripts/bump-contracts", *args, check=False, env=env)
+
+
+def check(repo: pathlib.Path, base: str, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return run(repo, "scripts/check-contracts-bump", base, *args, check=False, env=env)
+
+
+def pin(repo: pathlib.Path, rev: str = "HEAD") -> str:
+    return git(repo, "rev-parse", f"{rev}:contracts")
+
+
+def checked_out(repo: pathlib.Path) -> str:
+    return git(repo / "contracts", "rev-parse", "HEAD")
+
+
+@pytest.fixture(scope="session")
+def contracts(tmp_path_factory) -> Contracts:
+    tmp = tmp_path_factory.mktemp("contracts")
+    url = str(tmp / "contracts.git")
+    git(tmp, "init", "-q", "--bare", "-b", "main", url)
+    repo = tmp / "contracts"
+    repo.mkdir()
+    copy_listed(ROOT, repo, "proto", "buf.yaml", ".gitignore")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "remote", "add", "origin", url)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "contracts as they are")
+    git(repo, "tag", "-a", "v0.1.0", "-m", "contracts v0.1.0")
+    for message, ref, edit in (
+        ("Person: add nickname", "v0.2.0", add_person_field("nickname is what friends call the person.", "string nickname = 7;")),
+        ("Person: add pronouns", "preview", add_person_field("pronouns are how the person is referred to.", "string pronouns = 8;")),
+        ("Person: renumber age", "v0.3.0", renumber_age),
+    ):
+        edit(repo)
+        git(repo, "commit", "-qam", message)
+        if ref.startswith("v"):
+            git(repo, "tag", "-a", ref, "-m", f"contracts {ref}")
+        else:
+            git(repo, "branch", ref)
+    git(repo, "push", "-q", "origin", "main", "preview", "--tags")
+    return Contracts(url, repo)
+
+
+@pytest.fixture(scope="session")
+def contracts_checkout(tmp_path_factory) -> pathlib.Path:
+    """What `path/to/contracts` is in the READMEs: this checkout's consumers/, links and all."""
+    checkout = tmp_path_factory.mktemp("contracts-checkout")
+    copy_listed(ROOT, checkout, "consumers")
+    return checkout
+
+
+def new_service(tmp: pathlib.Path, template: pathlib.Path, contracts: Contracts, contracts_url: str,
+                checkout: pathlib.Path) -> Service:
+    setup = run_block(tmp, readme_block(template / "README.md", "Set up a service repository"),
+                      **{"path/to/contracts": str(checkout), "<contracts repository URL>": contracts_url})
+    base = tmp / "my-service"
+    url = str(tmp / "service.git")
+    git(tmp, "init", "-q", "--bare", "-b", "main", url)
+    git(base, "remote", "add", "origin", url)
+    git(base, "push", "-q", "origin", "main")
+    return Service(template, contracts, url, base, setup)
+
+
+def unchanged(service: Service):
+    """The set-up service as it was: the guard that no test changed what every test shares."""
+    head, status = git(service.base, "rev-parse", "HEAD"), git(service.base, "status", "--porcelain")
+    yield service
+    assert (git(service.base, "rev-parse", "HEAD"), git(service.base, "status", "--porcelain")) == (head, status), \
+        "a test changed the shared service; it must work in a clone of its own"
+
+
+@pytest.fixture(scope="session")
+def ts_service(tmp_path_factory, contracts, contracts_checkout) -> Service:
+    """A TypeScript service from consumers/submodule-template-ts; the contracts by a file:// URL."""
+    yield from unchanged(new_service(tmp_path_factory.mktemp("ts"), TEMPLATE, contracts,
+                                     f"file://{contracts.url}", contracts_checkout))
+
+
+@pytest.fixture(scope="session")
+def java_service(tmp_path_factory, contracts, contracts_checkout) -> Service:
+    """A Java service from consumers/submodule-template-java; the contracts by a plain path."""
+    yield from unchanged(new_service(tmp_path_factory.mktemp("java"), JAVA_TEMPLATE, contracts,
+                                     contracts.url, contracts_checkout))
+
+
+@pytest.fixture(scope="session")
+def ts_history(tmp_path_factory, ts_service) -> Service:
+    """The branch `history`: the service at v0.1.0, a safe bump to v0.2.0, an override bump to v0.3.0."""
+    repo = ts_service.clone(tmp_path_factory.mktemp("history") / "service")
+    for args in (["v0.2.0"], ["v0.3.0", "--allow-breaking", OVERRIDE_REASON]):
+        result = bump(repo, *args)
+        assert result.returncode == 0, result.stdout + result.stderr
+    git(repo, "push", "-q", "origin", "HEAD:refs/heads/history")
+    return ts_service
+
+
+# Test order: every test stands alone, and the suite proves it by not running them in file order.
+def pytest_addoption(parser):
+    parser.addoption("--order", choices=("random", "reverse", "file"), default="random",
+                     help="the order tests run in (default random; the seed is in the header)")
+    parser.addoption("--order-seed", type=int, default=None, help="the seed of --order=random")
+
+
+def order_seed(config) -> int:
+    if config.getoption("order_seed") is None:
+        config.option.order_seed = random.SystemRandom().randrange(10**6)
+    return config.getoption("order_seed")
+
+
+def order_line(config) -> str:
+    order = config.getoption("order")
+    return f"test order: {order}" + (f" (--order-seed={order_seed(config)} runs it again)" if order == "random" else "")
+
+
+def pytest_report_header(config):
+    return order_line(config)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    # Also under -q, which prints no header: a failure in one order is reproduced with its seed.
+    terminalreporter.write_line(order_line(config))
+
+
+def pytest_collection_modifyitems(config, items):
+    order = config.getoption("order")
+    if order == "reverse":
+        items.reverse()
+    elif order == "random":
+        random.Random(order_seed(config)).shuffle(items)

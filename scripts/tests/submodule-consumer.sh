@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/submodule-consumer.sh — the git-submodule consumer path (governance-tests/submodule-consumer):
-# real bare repositories in a temporary folder, a service repository made from
-# consumers/submodule-template-ts, and its bump command through safe, untagged, breaking and
-# overridden contract changes, then a --recurse-submodules clone that must build.
+# real bare repositories in a temporary folder, service repositories made from both templates
+# by their READMEs, and the shared commands through safe, untagged, breaking and overridden
+# contract changes, pull-request checks and clones. Tests run in a random order (the seed is
+# printed last); pass --order=file|reverse or --order-seed=N to choose.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT/governance-tests/submodule-consumer"
 exec python -m pytest -q -p no:cacheprovider "$@"
