@@ -1,0 +1,70 @@
+package proxy
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/reflect/protoregistry"
+)
+
+func TestHeaderLimit(t *testing.T) {
+	handler := headerLimit(1024, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte("forwarded"))
+	}))
+	tests := []struct {
+		name        string
+		contentType string
+		header      int
+		// what the browser's client reads: the HTTP status and where the code is
+		status     int
+		grpcStatus string
+		body       string
+	}{
+		{"under the limit, Connect", "application/json", 100, http.StatusOK, "", "forwarded"},
+		{"over the limit, Connect", "application/json", 2000, http.StatusTooManyRequests, "", `"code":"resource_exhausted"`},
+		{"over the limit, gRPC-Web", "application/grpc-web+proto", 2000, http.StatusOK, "8", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/acme.person.v1.PersonService/GetPerson", strings.NewReader(""))
+			r.Header.Set("Content-Type", tt.contentType)
+			if strings.HasPrefix(tt.contentType, "application/json") {
+				r.Header.Set("Connect-Protocol-Version", "1")
+			}
+			r.Header.Set("Authorization", "Bearer "+strings.Repeat("a", tt.header))
+			w := httptest.NewRecorder()
+			handler.ServeHTTP(w, r)
+			body, _ := io.ReadAll(w.Body)
+			if w.Code != tt.status {
+				t.Errorf("status %d, want %d", w.Code, tt.status)
+			}
+			if got := w.Header().Get("Grpc-Status"); got != tt.grpcStatus {
+				t.Errorf("grpc-status %q, want %q", got, tt.grpcStatus)
+			}
+			if !strings.Contains(string(body), tt.body) {
+				t.Errorf("body %q, want it to contain %q", body, tt.body)
+			}
+		})
+	}
+}
+
+func TestUnknownServiceIsAnError(t *testing.T) {
+	_, err := New(Options{
+		Backend: "127.0.0.1:1", Files: new(protoregistry.Files), Services: []string{"acme.person.v1.PersonService"},
+		MaxMessageBytes: 1024, MaxHeaderBytes: 1024, Log: slog.Default(),
+	})
+	if err == nil || !strings.Contains(err.Error(), "acme.person.v1.PersonService") {
+		t.Fatalf("error %v, want one naming the service", err)
+	}
+}
+
+func TestLoadFilesNamesTheFile(t *testing.T) {
+	_, err := LoadFiles("/nonexistent/contracts.binpb")
+	if err == nil || !strings.Contains(err.Error(), "/nonexistent/contracts.binpb") {
+		t.Fatalf("error %v, want one naming the file", err)
+	}
+}
