@@ -38,7 +38,7 @@ func run(log *slog.Logger) error {
 		return err
 	}
 	p, err := proxy.New(proxy.Options{
-		Backend: s.Backend, Files: files, Services: s.Services,
+		Routes: s.Routes, Files: files,
 		MaxMessageBytes: s.MaxMessageBytes, MaxHeaderBytes: s.MaxHeaderBytes, Log: log,
 	})
 	if err != nil {
@@ -59,8 +59,8 @@ func run(log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", s.Listen, err)
 	}
-	log.Info("web proxy listening", "address", listener.Addr().String(), "backend", s.Backend,
-		"services", s.Services, "allowed_origins", s.AllowedOrigins)
+	log.Info("web proxy listening", "address", listener.Addr().String(), "routes", s.Routes,
+		"allowed_origins", s.AllowedOrigins)
 
 	stop, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer cancel()

@@ -25,11 +25,10 @@ import (
 
 // Options configure New.
 type Options struct {
-	// Backend is the gRPC server, host:port (h2c).
-	Backend string
-	// Files are the compiled contracts; Services are looked up in them.
-	Files    *protoregistry.Files
-	Services []string
+	// Routes maps each service to its gRPC server, host:port (h2c).
+	Routes map[string]string
+	// Files are the compiled contracts; the routes' services are looked up in them.
+	Files *protoregistry.Files
 	// MaxMessageBytes and MaxHeaderBytes are the backend's limits (settings.Settings).
 	MaxMessageBytes int64
 	MaxHeaderBytes  int
@@ -59,28 +58,11 @@ func LoadFiles(path string) (*protoregistry.Files, error) {
 	return files, nil
 }
 
-// New builds the proxy for the named services of opts.Files.
+// New builds the proxy for the routes' services.
 func New(opts Options) (*Proxy, error) {
-	backend := &url.URL{Scheme: "http", Host: opts.Backend}
-	var protocols http.Protocols
-	protocols.SetUnencryptedHTTP2(true) // gRPC: HTTP/2 without TLS inside the private network
-	forward := &httputil.ReverseProxy{
-		Rewrite: func(r *httputil.ProxyRequest) {
-			r.SetURL(backend)
-			r.Out.Host = r.In.Host
-		},
-		Transport:     &http.Transport{Protocols: &protocols, ForceAttemptHTTP2: true},
-		FlushInterval: -1, // a server stream's messages go out as they come
-		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			// The backend did not answer: what a gRPC client would see, UNAVAILABLE.
-			opts.Log.Warn("backend unreachable", "path", r.URL.Path, "error", err)
-			_ = connect.NewErrorWriter().Write(w, r, connect.NewError(connect.CodeUnavailable, errors.New("the service is unavailable")))
-		},
-	}
-
-	services := make([]*vanguard.Service, 0, len(opts.Services))
+	services := make([]*vanguard.Service, 0, len(opts.Routes))
 	methods := map[string]bool{}
-	for _, name := range opts.Services {
+	for name, backend := range opts.Routes {
 		d, err := opts.Files.FindDescriptorByName(protoreflect.FullName(name))
 		if err != nil {
 			return nil, fmt.Errorf("service %s: not in the descriptors: %w", name, err)
@@ -92,7 +74,7 @@ func New(opts Options) (*Proxy, error) {
 		for i := 0; i < sd.Methods().Len(); i++ {
 			methods["/"+name+"/"+string(sd.Methods().Get(i).Name())] = true
 		}
-		services = append(services, vanguard.NewServiceWithSchema(sd, forward,
+		services = append(services, vanguard.NewServiceWithSchema(sd, forward(backend, opts.Log),
 			vanguard.WithTargetProtocols(vanguard.ProtocolGRPC),
 			vanguard.WithTargetCodecs(vanguard.CodecProto),
 			vanguard.WithMaxMessageBufferBytes(uint32(opts.MaxMessageBytes)),
@@ -118,6 +100,30 @@ func New(opts Options) (*Proxy, error) {
 		return nil, fmt.Errorf("build transcoder: %w", err)
 	}
 	return &Proxy{Handler: headerLimit(opts.MaxHeaderBytes, transcoder), methods: methods}, nil
+}
+
+// forward sends gRPC calls to backend over h2c.
+func forward(backend string, log *slog.Logger) http.Handler {
+	target := &url.URL{Scheme: "http", Host: backend}
+	var protocols http.Protocols
+	protocols.SetUnencryptedHTTP2(true) // gRPC: HTTP/2 without TLS inside the private network
+	return &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.SetURL(target)
+			r.Out.Host = r.In.Host
+		},
+		Transport:     &http.Transport{Protocols: &protocols, ForceAttemptHTTP2: true},
+		FlushInterval: -1, // a server stream's messages go out as they come
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			if r.Context().Err() != nil {
+				// The client went away (cancelled, or its deadline passed): nobody to answer.
+				return
+			}
+			// The backend did not answer: what a gRPC client would see, UNAVAILABLE.
+			log.Warn("backend unreachable", "backend", backend, "path", r.URL.Path, "error", err)
+			_ = connect.NewErrorWriter().Write(w, r, connect.NewError(connect.CodeUnavailable, errors.New("the service is unavailable")))
+		},
+	}
 }
 
 // Known tells whether path is a method the proxy serves.

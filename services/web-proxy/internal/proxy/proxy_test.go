@@ -54,7 +54,7 @@ func TestHeaderLimit(t *testing.T) {
 
 func TestUnknownServiceIsAnError(t *testing.T) {
 	_, err := New(Options{
-		Backend: "127.0.0.1:1", Files: new(protoregistry.Files), Services: []string{"acme.person.v1.PersonService"},
+		Routes: map[string]string{"acme.person.v1.PersonService": "127.0.0.1:1"}, Files: new(protoregistry.Files),
 		MaxMessageBytes: 1024, MaxHeaderBytes: 1024, Log: slog.Default(),
 	})
 	if err == nil || !strings.Contains(err.Error(), "acme.person.v1.PersonService") {

@@ -16,13 +16,11 @@ import (
 type Settings struct {
 	// Listen is the address the proxy serves Connect and gRPC-Web on (HTTP/1.1 and h2c).
 	Listen string
-	// Backend is the gRPC server behind it, host:port, spoken to over h2c.
-	Backend string
-	// Descriptors is a FileDescriptorSet (buf build -o) holding Services and their imports.
+	// Routes maps each service the proxy translates (its fully-qualified name) to the gRPC
+	// server behind it (host:port, spoken to over h2c); nothing else is forwarded.
+	Routes map[string]string
+	// Descriptors is a FileDescriptorSet (buf build -o) holding the services and their imports.
 	Descriptors string
-	// Services are the fully-qualified names of the services the proxy translates; nothing
-	// else is forwarded.
-	Services []string
 	// AllowedOrigins are the browser origins (scheme://host[:port]) that may call; none by
 	// default, so a browser can call only once an operator names its page's origin.
 	AllowedOrigins []string
@@ -47,9 +45,8 @@ type Settings struct {
 func From(getenv func(string) string) (Settings, error) {
 	s := Settings{
 		Listen:            value(getenv, "WEB_PROXY_LISTEN", ":8088"),
-		Backend:           getenv("WEB_PROXY_BACKEND"),
+		Routes:            map[string]string{},
 		Descriptors:       value(getenv, "WEB_PROXY_DESCRIPTORS", "/etc/web-proxy/contracts.binpb"),
-		Services:          list(value(getenv, "WEB_PROXY_SERVICES", "acme.person.v1.PersonService")),
 		AllowedOrigins:    list(getenv("WEB_PROXY_ALLOWED_ORIGINS")),
 		PreflightMaxAge:   2 * time.Hour,
 		MaxMessageBytes:   9 << 20,
@@ -57,11 +54,16 @@ func From(getenv func(string) string) (Settings, error) {
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	var errs []error
-	if s.Backend == "" {
-		errs = append(errs, errors.New("WEB_PROXY_BACKEND must name the gRPC server (host:port)"))
+	for _, route := range list(getenv("WEB_PROXY_ROUTES")) {
+		service, backend, ok := strings.Cut(route, "=")
+		if !ok || service == "" || !strings.Contains(backend, ":") {
+			errs = append(errs, fmt.Errorf("WEB_PROXY_ROUTES: %q is not service=host:port", route))
+			continue
+		}
+		s.Routes[service] = backend
 	}
-	if len(s.Services) == 0 {
-		errs = append(errs, errors.New("WEB_PROXY_SERVICES must name at least one service"))
+	if len(s.Routes) == 0 && len(errs) == 0 {
+		errs = append(errs, errors.New("WEB_PROXY_ROUTES must name at least one service=host:port"))
 	}
 	for _, origin := range s.AllowedOrigins {
 		if err := checkOrigin(origin); err != nil {
