@@ -2,7 +2,7 @@
 # services/web-proxy.sh [build|test|image] — services/web-proxy, the translating proxy that lets
 # a browser call person-spring (Connect and gRPC-Web in, gRPC out). `build`: the static binary
 # (Go, modules pinned by go.sum, into .tmp/web-proxy/) and the contracts' descriptors it loads
-# (buf build of proto/acme/person with its imports); `test`: go vet, gofmt and go test;
+# (buf build of proto/acme with its imports); `test`: go vet, gofmt and go test;
 # `image`: the image $WEB_PROXY_IMAGE from the two (FROM scratch: no base image to make).
 source "$(dirname "$0")/../lib.sh"
 mode="${1:-build}"
@@ -12,7 +12,7 @@ out="$TOOLS/web-proxy"
 build() {
   mkdir -p "$out/image"
   (cd "$module" && CGO_ENABLED=0 go build -trimpath -ldflags=-s -o "$out/image/web-proxy" ./cmd/web-proxy)
-  (cd "$ROOT" && buf build --path proto/acme/person -o "$out/image/contracts.binpb")
+  (cd "$ROOT" && buf build --path proto/acme -o "$out/image/contracts.binpb")
 }
 
 case "$mode" in

@@ -73,7 +73,14 @@ public final class Main {
           List<CaseLibrary.Spec> specs = library.stream()
               .filter(c -> c.server().equals(server.name()) && Config.canRun(client, server, c.requires()))
               .toList();
+          // What the client declares it cannot do is listed with its reason, not silently left out.
+          List<CaseLibrary.Spec> cannot = library.stream()
+              .filter(c -> c.server().equals(server.name()) && server.capabilities().containsAll(c.requires())
+                  && Config.cannot(client, c.requires()) != null)
+              .toList();
           for (String protocol : config.protocolsOf(client, server)) {
+            cannot.forEach(c -> skipped.add(Case.key(client.name(), server.name(), protocol, c.name()) + ": "
+                + Config.cannot(client, c.requires())));
             if (!specs.isEmpty()) {
               cases.addAll(sessions.run(client, run.schemas(), server.name(), protocol, specs, rows, skipped));
             }

@@ -35,9 +35,13 @@ final class Sessions {
     String runId = runId();
     System.err.println("==> " + client.name() + " → " + server + " over " + protocol + " ("
         + specs.size() + " cases, run " + runId + ")");
+    // A browser client also gets person-spring's web proxy and the origin its page must be
+    // served from, the one the proxy (and auth-node) allow.
     Map<String, String> env = Map.of(
         "PERSON_TARGET", topology.personTarget(),
-        "AUTH_TARGET", topology.authTarget());
+        "AUTH_TARGET", topology.authTarget(),
+        "PERSON_WEB_TARGET", topology.webProxyTarget(),
+        "BROWSER_PAGE_ORIGIN", topology.pageOrigin());
     Path log = logs.resolve(client.name() + "-" + server + "-" + protocol + ".log");
     List<Case> cases = new ArrayList<>();
     try (Session session = new Session(client, server, protocol, runId, schemas, env, log,
