@@ -29,13 +29,15 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
 
   /**
    * A server; webProxy, when set, is the image that translates the protocols a browser speaks
-   * into the server's own (webProtocols), for browser clients only.
+   * into the server's own (webProtocols), for browser clients only. noCors, when set, says why
+   * no page can read the server's own answers (it sends no CORS headers): browser clients then
+   * reach it only through its web proxy, and the harness checks that this still holds.
    */
   record Server(
       String name, String image, List<String> protocols, List<String> capabilities, String webProxy,
-      List<String> webProtocols) {
+      List<String> webProtocols, String noCors) {
     Server(String name, String image, List<String> protocols, List<String> capabilities) {
-      this(name, image, protocols, capabilities, null, List.of());
+      this(name, image, protocols, capabilities, null, List.of(), null);
     }
   }
 
@@ -63,7 +65,7 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
         .forEach(
             (name, value) -> {
               Map<String, Object> s = map(value, "servers." + name);
-              keys(s, "servers." + name, "image", "protocols", "capabilities", "web-proxy");
+              keys(s, "servers." + name, "image", "protocols", "capabilities", "web-proxy", "no-cors");
               String webProxy = null;
               List<String> webProtocols = List.of();
               if (s.containsKey("web-proxy")) {
@@ -80,7 +82,8 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
                       protocols(s.get("protocols"), name),
                       capabilities(s.get("capabilities"), name),
                       webProxy,
-                      webProtocols));
+                      webProtocols,
+                      s.containsKey("no-cors") ? string(s.get("no-cors"), name + ".no-cors") : null));
             });
 
     Map<String, Client> clients = new LinkedHashMap<>();
@@ -128,11 +131,22 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
    * client also those the server's web proxy translates.
    */
   List<String> protocolsOf(Client client, Server server) {
-    List<String> out = new ArrayList<>(server.protocols());
+    List<String> out = new ArrayList<>(client.browser() && server.noCors() != null ? List.of() : server.protocols());
     if (client.browser()) {
       server.webProtocols().stream().filter(p -> !out.contains(p)).forEach(out::add);
     }
     out.retainAll(client.protocols());
+    return out;
+  }
+
+  /** The protocols a browser client would share with the server, were it not for noCors. */
+  List<String> blockedByCors(Client client, Server server) {
+    if (!client.browser() || server.noCors() == null) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>(server.protocols());
+    out.retainAll(client.protocols());
+    out.removeAll(protocolsOf(client, server));
     return out;
   }
 
