@@ -25,16 +25,14 @@ before(async () => {
 });
 after(async () => browser?.close());
 
-/** Fills a form's fields, submits it, and waits until its output says something new. */
+/** Fills a form's fields, submits it, and waits until its output (emptied first) has the answer. */
 async function submit(form, fields, out) {
   for (const [name, value] of Object.entries(fields)) await page.fill(`#${form} [name=${name}]`, String(value));
-  const before = await page.textContent(`[data-testid=${out}]`);
+  const selector = `[data-testid=${out}]`;
+  await page.$eval(selector, (el) => { el.textContent = ""; });
   await page.click(`#${form} button`);
-  await page.waitForFunction(
-    ([sel, old]) => { const t = document.querySelector(sel)?.textContent ?? ""; return t !== old && !t.endsWith("…"); },
-    [`[data-testid=${out}]`, before],
-  );
-  return page.textContent(`[data-testid=${out}]`);
+  await page.waitForFunction((sel) => { const t = document.querySelector(sel)?.textContent ?? ""; return t !== "" && !t.endsWith("…"); }, selector);
+  return page.textContent(selector);
 }
 
 test("a wrong password is refused with its code", async () => {

@@ -6,6 +6,7 @@
 package proxy
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -74,7 +75,7 @@ func New(opts Options) (*Proxy, error) {
 		for i := 0; i < sd.Methods().Len(); i++ {
 			methods["/"+name+"/"+string(sd.Methods().Get(i).Name())] = true
 		}
-		services = append(services, vanguard.NewServiceWithSchema(sd, forward(backend, opts.Log),
+		services = append(services, vanguard.NewServiceWithSchema(sd, withDeadline(forward(backend, opts.Log)),
 			vanguard.WithTargetProtocols(vanguard.ProtocolGRPC),
 			vanguard.WithTargetCodecs(vanguard.CodecProto),
 			vanguard.WithMaxMessageBufferBytes(uint32(opts.MaxMessageBytes)),
@@ -108,21 +109,43 @@ func forward(backend string, log *slog.Logger) http.Handler {
 	var protocols http.Protocols
 	protocols.SetUnencryptedHTTP2(true) // gRPC: HTTP/2 without TLS inside the private network
 	return &httputil.ReverseProxy{
-		Rewrite: func(r *httputil.ProxyRequest) {
-			r.SetURL(target)
-			r.Out.Host = r.In.Host
-		},
+		Rewrite:       rewrite(target),
 		Transport:     &http.Transport{Protocols: &protocols, ForceAttemptHTTP2: true},
 		FlushInterval: -1, // a server stream's messages go out as they come
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			if r.Context().Err() != nil {
-				// The client went away (cancelled, or its deadline passed): nobody to answer.
+			switch {
+			case errors.Is(r.Context().Err(), context.DeadlineExceeded):
+				// The caller's deadline passed while the backend had the call: its code.
+				_ = connect.NewErrorWriter().Write(w, r, connect.NewError(connect.CodeDeadlineExceeded, errors.New("the deadline passed")))
+				return
+			case r.Context().Err() != nil:
+				// The caller cancelled the call: nobody is waiting for an answer.
+				return
+			}
+			var refused *connect.Error
+			if errors.As(err, &refused) {
+				// Vanguard refused the request while it was being sent (a message over the
+				// limit): its code, not the backend's fault.
+				_ = connect.NewErrorWriter().Write(w, r, refused)
 				return
 			}
 			// The backend did not answer: what a gRPC client would see, UNAVAILABLE.
 			log.Warn("backend unreachable", "backend", backend, "path", r.URL.Path, "error", err)
 			_ = connect.NewErrorWriter().Write(w, r, connect.NewError(connect.CodeUnavailable, errors.New("the service is unavailable")))
 		},
+	}
+}
+
+// rewrite points a call at target. It also asks the backend for uncompressed answers: the two
+// are next door, and Vanguard v0.4.0 turns a backend's "grpc-encoding: gzip" into
+// "Content-Encoding: gzip" on a Connect answer even when the message itself went uncompressed
+// (a gRPC server may do that: the flag is per message), which Chromium then fails to decode
+// (net::ERR_CONTENT_DECODING_FAILED). Connect for Node, auth-node's server, answers exactly so.
+func rewrite(target *url.URL) func(*httputil.ProxyRequest) {
+	return func(r *httputil.ProxyRequest) {
+		r.SetURL(target)
+		r.Out.Host = r.In.Host
+		r.Out.Header.Del("Grpc-Accept-Encoding")
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -66,5 +68,22 @@ func TestLoadFilesNamesTheFile(t *testing.T) {
 	_, err := LoadFiles("/nonexistent/contracts.binpb")
 	if err == nil || !strings.Contains(err.Error(), "/nonexistent/contracts.binpb") {
 		t.Fatalf("error %v, want one naming the file", err)
+	}
+}
+
+func TestRewriteAsksForUncompressedAnswers(t *testing.T) {
+	in := httptest.NewRequest(http.MethodPost, "http://proxy/acme.auth.v1.AuthService/Login", nil)
+	in.Header.Set("Grpc-Accept-Encoding", "gzip")
+	in.Header.Set("Authorization", "Bearer t")
+	pr := &httputil.ProxyRequest{In: in, Out: in.Clone(in.Context())}
+	rewrite(&url.URL{Scheme: "http", Host: "auth-node:50051"})(pr)
+	if pr.Out.URL.Host != "auth-node:50051" || pr.Out.URL.Path != "/acme.auth.v1.AuthService/Login" {
+		t.Errorf("forwarded to %s", pr.Out.URL)
+	}
+	if got := pr.Out.Header.Get("Grpc-Accept-Encoding"); got != "" {
+		t.Errorf("grpc-accept-encoding %q went to the backend", got)
+	}
+	if pr.Out.Header.Get("Authorization") != "Bearer t" {
+		t.Errorf("the authorization header was lost")
 	}
 }
