@@ -10,6 +10,7 @@ MAKEFLAGS += --no-print-directory
         auth-node test-auth-node bench-auth run-auth image-auth \
         test-person test-person-postgres bench-person run-person image-person test-compat \
         test-fuzz fuzz soak test-soak bench test-bench test-web-proxy test-web-page
+.PHONY: test-charts
 
 help: ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-24s %s\n", $$1, $$2}'
@@ -114,6 +115,9 @@ bench-gate: setup ## The gate at scale: every step on trees of 4, 100, 1,000 and
 
 test-bench-gate: setup ## The scale benchmark's smoke run (4 and 100 files, 3 releases; part of make test): fails if the gate fails on a synthetic tree.
 	@scripts/bench/gate.sh smoke
+
+test-charts: setup ## The Kubernetes charts (deploy/helm): helm lint, render with default and example values, validate offline against the Kubernetes schemas, run the rendered pods in Docker.
+	@scripts/tests/charts.sh
 
 lint-workflows: setup ## actionlint over .github/workflows.
 	@scripts/gate/lint-workflows.sh

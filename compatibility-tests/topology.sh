@@ -29,9 +29,11 @@ wait_for() {
 case "${1:-}" in
   up)
     docker network create "$name" >/dev/null
+    # The one origin a browser client serves its page from: auth-node and the web proxy allow it.
+    page_origin="http://127.0.0.1:$(free_port)"
     docker run -d --name "$name-auth" --network "$name" --network-alias auth-node \
       --memory "$AUTH_NODE_MEMORY" -p 127.0.0.1::50051 -p 127.0.0.1::8081 \
-      --env-file "$here/auth-node.env" -e AUTH_ADMIN_PASSWORD="$admin_password" \
+      --env-file "$here/auth-node.env" -e AUTH_ADMIN_PASSWORD="$admin_password" -e AUTH_CORS_ALLOWED_ORIGINS="$page_origin" \
       $(for s in ${TOPOLOGY_AUTH_ENV:-}; do echo "-e $s"; done) "$AUTH_NODE_IMAGE" >/dev/null
     data=()
     if [[ -n "${TOPOLOGY_DATA:-}" ]]; then
@@ -42,8 +44,7 @@ case "${1:-}" in
       -p 127.0.0.1::9090 -p 127.0.0.1::8080 "${data[@]}" \
       --env-file "$here/person-spring.env" \
       $(for s in ${TOPOLOGY_PERSON_ENV:-}; do echo "-e $s"; done) "$PERSON_SPRING_IMAGE" >/dev/null
-    # person-spring's web proxy, allowing the one origin a browser client serves its page from.
-    page_origin="http://127.0.0.1:$(free_port)"
+    # person-spring's web proxy.
     docker run -d --name "$name-web-proxy" --network "$name" --memory "$WEB_PROXY_MEMORY" -p 127.0.0.1::8088 \
       --env-file "$here/web-proxy.env" -e WEB_PROXY_ALLOWED_ORIGINS="$page_origin" "$WEB_PROXY_IMAGE" >/dev/null
     wait_for "$name-auth" '"auth service listening"'

@@ -23,6 +23,7 @@ SCENARIOS = {
     "s5": "100 concurrent clients, large answers",
     "s6": "phases inside person-spring",
     "xc": "one outside load generator for both protocols",
+    "an": "auth-node beside a bare Node server (h2load)",
     "s1x": "scenario 1 by ghz and h2load",
     "s3x": "scenario 3 by ghz and h2load",
 }
@@ -58,6 +59,10 @@ class Figures:
 
     def scenarios(self):
         return {k[0] for k in self.values}
+
+
+def summary(values):
+    return (statistics.median(values), min(values), max(values)) if values else None
 
 
 def num(v, digits=None):
@@ -301,9 +306,9 @@ class Report:
         self.p("## One outside load generator for both protocols (h2load)", "",
                "h2load against the containers: REST over HTTP/1.1, gRPC over h2c with a length-prefixed "
                "message; 1 or 50 clients, each with its own connection and one call at a time. "
-               "person-spring: GetPerson; auth-node: ValidateToken. Calls/s, median (min–max).", "")
+               "person-spring: GetPerson (auth-node's ValidateToken: the next section). Calls/s, median (min–max).", "")
         rows = []
-        for service in ("person-spring", "auth-node"):
+        for service in ("person-spring",):
             for c in ("c1", "c50"):
                 k = lambda s: ("xc", service, s, c, "throughput")
                 r = f.ratio(k("h2load-grpc"), k("h2load-rest"))
@@ -324,6 +329,46 @@ class Report:
                    "a template (a fresh request_id) per call, so its gRPC total is above our generated Java "
                    "stub's. The server is the same; the clients' own costs differ.", "")
 
+    # auth-node and its platform's ceiling -------------------------------------------------
+    AUTH_NODE_TARGETS = {"c1": 0.9, "c50": 0.8}
+
+    def an(self):
+        f = self.f
+        self.p("## auth-node beside its platform's ceiling (h2load)", "",
+               "ValidateToken on auth-node's gRPC port and its REST twin, and a bare Node server (`benchmarks/node/ceiling.mjs`, "
+               "same image, same memory limit) answering the same bytes over HTTP/2 with trailers and over HTTP/1.1: "
+               "the most Node can do per call on each protocol, with no service behind it. One h2load for all four, "
+               "1 or 50 clients, each with its own connection and one call at a time, interleaved in each repetition. "
+               "Calls/s, median (min–max); ratios per repetition.", "")
+        rows, costs = [], []
+        for c in ("c1", "c50"):
+            k = lambda svc, s: ("an", svc, s, c, "throughput")
+            ours = f.ratio(k("auth-node", "grpc"), k("auth-node", "rest"))
+            ceiling = f.ratio(k("node-ceiling", "h2"), k("node-ceiling", "h1"))
+            ours_reps, ceil_reps = self.per_rep(k("auth-node", "grpc"), k("auth-node", "rest")), self.per_rep(k("node-ceiling", "h2"), k("node-ceiling", "h1"))
+            share = [o / c_ for o, c_ in zip(ours_reps, ceil_reps)] if ours_reps and ceil_reps else []
+            rows.append([c[1:], cell(f.stat(*k("auth-node", "rest")), 0), cell(f.stat(*k("auth-node", "grpc")), 0), cell(ours, 2, "×"),
+                         cell(f.stat(*k("node-ceiling", "h1")), 0), cell(f.stat(*k("node-ceiling", "h2")), 0), cell(ceiling, 2, "×"),
+                         cell(summary(share), 2, "×")])
+            extra = lambda a, b: self.per_call_us(k(*a), k(*b))
+            costs.append([c[1:], cell(extra(("auth-node", "grpc"), ("auth-node", "rest")), 0, " µs"),
+                          cell(extra(("node-ceiling", "h2"), ("node-ceiling", "h1")), 0, " µs")])
+            self.target(f"auth-node: gRPC ÷ REST calls/s (h2load, ValidateToken), {c[1:]} client(s) ≥ {self.AUTH_NODE_TARGETS[c]}",
+                        ours, self.AUTH_NODE_TARGETS[c])
+        self.table(["clients", "auth-node REST", "auth-node gRPC", "gRPC ÷ REST", "bare Node HTTP/1.1", "bare Node HTTP/2 + trailers",
+                    "h2 ÷ h1", "auth-node's ratio ÷ the ceiling's"], rows)
+        self.p("What a call over HTTP/2 costs more than over HTTP/1.1, per call (1/throughput, µs), for auth-node and for bare Node:", "")
+        self.table(["clients", "auth-node: gRPC − REST", "bare Node: h2 − h1"], costs)
+
+    def per_rep(self, a, b):
+        ra, rb = self.f.reps(*a), self.f.reps(*b)
+        return [ra[k] / rb[k] for k in sorted(ra) if k in rb and rb[k]]
+
+    def per_call_us(self, a, b):
+        """1e6/a − 1e6/b per repetition (calls/s → µs per call), summarised."""
+        ra, rb = self.f.reps(*a), self.f.reps(*b)
+        return summary([1e6 / ra[k] - 1e6 / rb[k] for k in ra if k in rb and ra[k] and rb[k]])
+
     def save(self, fig, name):
         fig.tight_layout()
         fig.savefig(self.out / name, dpi=110)
@@ -342,7 +387,7 @@ class Report:
                 f"person-spring `{m.get('person-spring image', m.get('acme/person-spring:latest', '?'))[:19]}`. "
                 f"Settings: {m.get('person-spring settings')}. Warm-ups: {m.get('warm-ups')}.", "",
                 "## Targets", ""]
-        for section in (self.s1, self.s2, self.s3, self.s4, self.s5, self.s6, self.xc):
+        for section in (self.s1, self.s2, self.s3, self.s4, self.s5, self.s6, self.xc, self.an):
             section()
         targets = ["| target | ours | verdict |", "|---|---:|---|"] + [f"| {t} | {v} | {ok} |" for t, v, ok in self.targets] + [""]
         charts = [f"![{c}]({c})" for c in self.charts] + [""]

@@ -182,8 +182,15 @@ def _check_rest(case: Case, answer: Answer) -> list[str]:
         try:
             error = json.loads(answer.body)
             message = str(error.get("message", ""))
+            # Both twins' one error shape (docs/rest-errors.md): Connect's error JSON.
+            details = error.get("details", [])
             if "code" not in error:
                 problems.append(f"HTTP {status} without an error code: {answer.body[:200]!r}")
+            elif error["code"] not in CONNECT_CODES:
+                problems.append(f"HTTP {status} with code {error['code']!r}, not a Connect code (lower case)")
+            if not isinstance(details, list) or not all(
+                    isinstance(d, dict) and isinstance(d.get("type"), str) and isinstance(d.get("value"), str) for d in details):
+                problems.append(f"HTTP {status} with details that are not Connect's (type, value): {answer.body[:200]!r}")
             if INTERNALS.search(message):
                 problems.append(f"the error message shows internals: {message!r}")
         except (ValueError, AttributeError):

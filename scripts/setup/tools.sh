@@ -127,6 +127,24 @@ install_ghz() {
   stamp ghz "$GHZ_VERSION"
 }
 
+install_helm() {
+  done_before helm "$HELM_VERSION" && return
+  log "installing helm $HELM_VERSION (Go module)"
+  # The flags helm's own release build sets: its version, and as the Kubernetes version it
+  # assumes without a cluster, the one its client-go module is for (v0.37 → 1.37). A plain
+  # go install leaves 1.20, which charts needing a newer Kubernetes refuse.
+  local client_go major minor pkg="helm.sh/helm/v3"
+  client_go="$(go mod download -json "$pkg@v$HELM_VERSION" | python3 -c 'import json, sys
+print(next(l.split()[1] for l in open(json.load(sys.stdin)["GoMod"]) if l.split()[:1] == ["k8s.io/client-go"]))')"
+  major=$(($(cut -d. -f1 <<<"${client_go#v}") + 1)) minor="$(cut -d. -f2 <<<"$client_go")"
+  GOBIN="$BIN" go install -ldflags "-X $pkg/internal/version.version=v$HELM_VERSION \
+    -X $pkg/pkg/chartutil.k8sVersionMajor=$major -X $pkg/pkg/chartutil.k8sVersionMinor=$minor \
+    -X $pkg/pkg/lint/rules.k8sVersionMajor=$major -X $pkg/pkg/lint/rules.k8sVersionMinor=$minor" \
+    "$pkg/cmd/helm@v$HELM_VERSION"
+  [[ "$("$BIN/helm" version --template '{{.Version}}')" == "v$HELM_VERSION" ]] || die "helm $HELM_VERSION did not install"
+  stamp helm "$HELM_VERSION"
+}
+
 install_actionlint() {
   done_before actionlint "$ACTIONLINT_VERSION" && return
   log "installing actionlint $ACTIONLINT_VERSION (Go module)"
@@ -144,4 +162,5 @@ install_python
 install_actionlint
 install_grpcurl
 install_ghz
+install_helm
 log "tools ready in .tmp/"

@@ -86,7 +86,8 @@ expect '"ruleId": "string.min_len"' "the name is too short"
 expect '"ruleId": "int32.gte_lte"' "the age is out of range"
 show curl -s -X POST -H "authorization: Bearer $token" -H 'content-type: application/json' \
   -d '{"name":"","age":200}' "$person_rest/api/people"
-expect 'INVALID_ARGUMENT' "the REST twin says the same, as JSON"
+expect '"code":"invalid_argument"' "the REST twin says the same, in the JSON error both twins share"
+expect '"ruleId":"int32.gte_lte"' "with the same violations"
 
 say "A wrong password at auth-node's REST twin"
 show curl -s -X POST -H 'content-type: application/json' -d "{\"username\":\"$ADMIN_USERNAME\",\"password\":\"wrong\"}" "$auth_rest/api/login"

@@ -28,6 +28,7 @@ suites=(
   "soak-smoke|scripts/tests/soak.sh 3 5"
   "bench-smoke|scripts/bench/run.sh smoke"
   "bench-gate-smoke|scripts/bench/gate.sh smoke"
+  "charts|scripts/tests/charts.sh"
 )
 
 # Each suite's output is also kept in .tmp/test-logs/, and a failed suite's last lines are

@@ -67,11 +67,16 @@ test("the people are listed as they stream in", async () => {
   assert.deepEqual(names.sort(), [`${run} Ada`, `${run} Edsger`, `${run} Grace`]);
 });
 
-test("a page from another origin gets nothing from the proxy, and stores nothing", async () => {
+test("a page from another origin can neither log in nor get anything from the proxy, and stores nothing", async () => {
   // localhost and 127.0.0.1 are two origins: the same page, served under the other name.
   const other = await browser.context.newPage();
   await other.goto(`http://localhost:${pageUrl.port}/`);
   await other.waitForSelector("body[data-ready=true]");
+  // auth-node answers it nothing a page may read: the browser reports a failed fetch.
+  await other.fill("#login [name=password]", env("ADMIN_PASSWORD"));
+  await other.click("#login button");
+  await other.waitForFunction(() => (document.querySelector("[data-testid=login]")?.textContent ?? "") !== "");
+  assert.match(await other.textContent("[data-testid=login]"), /^unknown: Failed to fetch/);
   const result = await other.evaluate(async ({ proxy, name }) => {
     try {
       const res = await fetch(`${proxy}/acme.person.v1.PersonService/RegisterPerson`, {

@@ -24,7 +24,10 @@ import { assertValid, createRequestValidator } from "./validation.js";
 
 export interface App {
   routes: (router: ConnectRouter) => void;
+  /** For connect-es's router: protocol-errors.ts's marker first, then callInterceptors. */
   interceptors: Interceptor[];
+  /** What every call runs through, outermost first (interceptors.ts). */
+  callInterceptors: Interceptor[];
   /** The router's requestGate: answers undecodable requests in the contract's terms. */
   requestGate: (context: HandlerContext) => void;
   validator: Validator;
@@ -71,6 +74,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     const index = new DescriptorIndex(servedServices);
     const auth = authService(accounts);
     const protocol = protocolErrors(log);
+    const callInterceptors = interceptors(log, validator);
     return {
       routes: routes({
         auth,
@@ -78,7 +82,8 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
         reflection: reflectionService(index),
         reflectionAlpha: reflectionServiceAlpha(index),
       }),
-      interceptors: [protocol.decoded, ...interceptors(log, validator)],
+      interceptors: [protocol.decoded, ...callInterceptors],
+      callInterceptors,
       requestGate: protocol.requestGate,
       validator,
       auth,

@@ -2,6 +2,7 @@
 // (services/auth-node/README.md). Invalid values stop the start with a clear message
 // instead of being silently replaced by defaults.
 import { resolve } from "node:path";
+import { type CorsSettings, parseOrigins } from "./cors.js";
 import { type LogLevel, logLevels } from "./log.js";
 
 /**
@@ -59,6 +60,8 @@ export interface Config {
   /** log2 of scrypt's cost parameter N for new password hashes. */
   scryptLogN: number;
   shutdownGraceMs: number;
+  /** Which web origins may call the RPC port from a browser (cors.ts). */
+  cors: CorsSettings;
 }
 
 export class ConfigError extends Error {
@@ -79,6 +82,12 @@ export function loadConfig(env: Env = process.env): Config {
   const str = (name: string, fallback: string): string => {
     const raw = env[name];
     return raw === undefined || raw === "" ? fallback : raw;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return fallback;
+    if (raw !== "true" && raw !== "false") throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+    return raw === "true";
   };
   const logLevel = str("AUTH_LOG_LEVEL", "info");
   if (!(logLevels as readonly string[]).includes(logLevel)) {
@@ -112,5 +121,19 @@ export function loadConfig(env: Env = process.env): Config {
     // 2^15 costs about 50 ms and 32 MiB per hash on one core: slow for guessing, fine for logins.
     scryptLogN: int("AUTH_SCRYPT_LOG_N", 15, 10, 20),
     shutdownGraceMs: int("AUTH_SHUTDOWN_GRACE_SECONDS", 10, 0, 600) * 1000,
+    cors: corsSettings(env, bool("AUTH_CORS_ALLOW_CREDENTIALS", false), int("AUTH_CORS_MAX_AGE_SECONDS", 7200, 0, 86_400)),
   };
+}
+
+function corsSettings(env: Env, allowCredentials: boolean, maxAgeSeconds: number): CorsSettings {
+  let allowedOrigins: string[];
+  try {
+    allowedOrigins = parseOrigins(env["AUTH_CORS_ALLOWED_ORIGINS"] ?? "");
+  } catch (err) {
+    throw new ConfigError(`AUTH_CORS_ALLOWED_ORIGINS: ${(err as Error).message}`);
+  }
+  if (allowCredentials && allowedOrigins.includes("*")) {
+    throw new ConfigError(`AUTH_CORS_ALLOWED_ORIGINS may not be "*" when AUTH_CORS_ALLOW_CREDENTIALS is true: name the origins`);
+  }
+  return { allowedOrigins, allowCredentials, maxAgeSeconds };
 }

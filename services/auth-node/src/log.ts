@@ -1,5 +1,7 @@
 // Structured logs: one JSON object per line on stdout, so a log shipper needs no parser.
-// Callers pass facts as fields; passwords and tokens are never among them.
+// Callers pass facts as fields; passwords and tokens are never among them. Lines are written
+// asynchronously (log-writer.ts): logging a call costs building its line, not a write.
+import { asyncLineWriter, type LineWriter } from "./log-writer.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 export const logLevels: readonly LogLevel[] = ["debug", "info", "warn", "error"];
@@ -12,24 +14,35 @@ export interface Logger {
   warn(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
   child(fields: LogFields): Logger;
+  /** Resolves when every line logged so far has been written. */
+  flush(): Promise<void>;
+}
+
+let stdout: LineWriter | undefined;
+
+/** Standard output, one queue for the whole process so lines keep their order. */
+function standardOutput(): LineWriter {
+  return (stdout ??= asyncLineWriter(1));
 }
 
 export function createLogger(
   level: LogLevel,
-  write: (line: string) => void = (line) => process.stdout.write(line + "\n"),
+  write: ((line: string) => void) | LineWriter = standardOutput(),
   base: LogFields = {},
 ): Logger {
+  const out: LineWriter = typeof write === "function" ? { write, flush: () => Promise.resolve() } : write;
   const threshold = logLevels.indexOf(level);
   const emit = (lvl: LogLevel, msg: string, fields?: LogFields) => {
     if (logLevels.indexOf(lvl) < threshold) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields }, errorsAsObjects));
+    out.write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields }, errorsAsObjects));
   };
   return {
     debug: (msg, fields) => emit("debug", msg, fields),
     info: (msg, fields) => emit("info", msg, fields),
     warn: (msg, fields) => emit("warn", msg, fields),
     error: (msg, fields) => emit("error", msg, fields),
-    child: (fields) => createLogger(level, write, { ...base, ...fields }),
+    child: (fields) => createLogger(level, out, { ...base, ...fields }),
+    flush: () => out.flush(),
   };
 }
 

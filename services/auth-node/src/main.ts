@@ -24,10 +24,10 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     log.info("signal received", { signal });
     server.close().then(
-      () => process.exit(0),
+      () => log.flush().then(() => process.exit(0)),
       (err: unknown) => {
         log.error("shutdown failed", { err });
-        process.exit(1);
+        void log.flush().then(() => process.exit(1));
       },
     );
   };

@@ -16,6 +16,14 @@ import type { Logger } from "./log.js";
 
 const RAW_UNKNOWN_COMPRESSION = /^unknown compression/;
 
+/** The answer to a unary call with no request message, or with two. */
+export const UNARY_NEEDS_ONE_MESSAGE = "a unary call takes exactly one request message";
+
+/** The answer to bytes that do not decode as the method's request message. */
+export function notAValidMessage(inputType: string): string {
+  return `the request is not a valid ${inputType} message`;
+}
+
 export interface ProtocolErrors {
   /** For the router's requestGate option. */
   requestGate: (context: HandlerContext) => void;
@@ -51,9 +59,9 @@ export function protocolErrors(log: Logger): ProtocolErrors {
 function rewrite(err: ConnectError, inputType: string): boolean {
   let message: string;
   if (err.code === Code.Unimplemented && !RAW_UNKNOWN_COMPRESSION.test(err.rawMessage)) {
-    message = "a unary call takes exactly one request message";
+    message = UNARY_NEEDS_ONE_MESSAGE;
   } else if (err.code === Code.Internal || err.code === Code.Unknown) {
-    message = `the request is not a valid ${inputType} message`;
+    message = notAValidMessage(inputType);
   } else {
     return false;
   }

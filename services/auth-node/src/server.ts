@@ -3,14 +3,11 @@
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
-import { createContextValues } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { type App, createApp } from "./app.js";
 import type { Config } from "./config.js";
-import { clientAddressKey } from "./context.js";
 import type { Logger } from "./log.js";
-import { transportLimits } from "./transport-limits.js";
 import { restHandler } from "./rest.js";
+import { rpcStreamHandler } from "./rpc-port.js";
 
 export interface RunningServer {
   port: number;
@@ -20,23 +17,27 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+export interface ServerOptions {
+  /** Off: binary gRPC unary calls too go through connect-es's handlers (rpc-port.ts). */
+  grpcUnaryPath?: boolean;
+}
+
+export async function startServer(config: Config, log: Logger, options: ServerOptions = {}): Promise<RunningServer> {
   const app = await createApp(config, log);
   const shutdown = new AbortController();
-  const rpc = createHttp2Server(
-    // The header list a client may send: advertised in SETTINGS, enforced by transportLimits;
-    // the streams a client may open at once on one connection.
-    { settings: { maxHeaderListSize: config.limits.headerListBytes, maxConcurrentStreams: config.limits.streamsPerConnection } },
-    transportLimits(config.limits, connectNodeAdapter({
-      routes: app.routes,
-      interceptors: app.interceptors,
-      requestGate: app.requestGate,
-      // Per message, after decompression too: a small compressed message cannot inflate past it.
-      readMaxBytes: config.limits.messageBytes,
-      shutdownSignal: shutdown.signal,
-      contextValues: (req) => createContextValues().set(clientAddressKey, req.socket.remoteAddress ?? "unknown"),
-    })),
-  );
+  // The header list a client may send: advertised in SETTINGS, enforced by rpc-port.ts; the
+  // streams a client may open at once on one connection. No request listener: the core
+  // stream API only, without the request/response compatibility layer.
+  const rpc = createHttp2Server({
+    settings: { maxHeaderListSize: config.limits.headerListBytes, maxConcurrentStreams: config.limits.streamsPerConnection },
+  });
+  rpc.on("stream", rpcStreamHandler(app, {
+    limits: config.limits,
+    cors: config.cors,
+    shutdownSignal: shutdown.signal,
+    log,
+    grpcUnaryPath: options.grpcUnaryPath,
+  }));
   const sessions = new Set<ServerHttp2Session>();
   rpc.on("session", (session) => {
     sessions.add(session);

@@ -1,4 +1,4 @@
-// Limits the RPC port enforces on a request before any protocol handler sees it, where
+// Limits the RPC port enforces on a request stream before any protocol handler sees it, where
 // Node and connect-es leave a gap:
 //   - the header list: Node advertises SETTINGS_MAX_HEADER_LIST_SIZE but does not enforce it
 //     on what it receives (a 40 KB header passed with a 16 KB setting). The size is counted as
@@ -7,37 +7,35 @@
 //     without looking at the call's deadline, so a client that never half-closes held the
 //     stream for ever. The stream is reset (RST_STREAM CANCEL, as grpc-java does at a deadline)
 //     once the client's deadline or the server's own limit passes with the request incomplete.
-import { constants, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
+import { constants, type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
 import type { Limits } from "./config.js";
 
-type Handler = (req: Http2ServerRequest, res: Http2ServerResponse) => void;
-
-export function transportLimits(limits: Limits, handler: Handler): Handler {
-  return (req, res) => {
-    const size = headerListSize(req.rawHeaders);
-    if (size > limits.headerListBytes) return refuseHeaders(req, res, size, limits.headerListBytes);
-    const ms = Math.min(clientTimeoutMs(req.headers) ?? Infinity, limits.requestArrivalSeconds * 1000);
-    const timer = setTimeout(() => {
-      if (!req.readableEnded && !req.stream.closed) req.stream.close(constants.NGHTTP2_CANCEL);
-    }, ms);
-    const done = () => clearTimeout(timer);
-    req.once("end", done);
-    req.stream.once("close", done);
-    handler(req, res);
-  };
-}
-
-function refuseHeaders(req: Http2ServerRequest, res: Http2ServerResponse, size: number, limit: number): void {
+/** Answers and returns true when the request's headers are over the limit. */
+export function refuseOversizeHeaders(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, rawHeaders: string[], limit: number): boolean {
+  const size = headerListSize(rawHeaders);
+  if (size <= limit) return false;
   const message = `request headers are ${size} bytes, more than the limit of ${limit}`;
-  if (/^application\/grpc/.test(req.headers["content-type"] ?? "")) {
+  const contentType = headers["content-type"] ?? "";
+  if (/^application\/grpc/.test(contentType)) {
     // gRPC and gRPC-Web: a trailers-only response, RESOURCE_EXHAUSTED.
-    res.writeHead(200, { "content-type": req.headers["content-type"]!, "grpc-status": "8", "grpc-message": encodeURIComponent(message) });
-    res.end();
+    stream.respond({ ":status": 200, "content-type": contentType, "grpc-status": "8", "grpc-message": encodeURIComponent(message) }, { endStream: true });
   } else {
     // Connect and anything else: HTTP 431 with the Connect protocol's error body.
-    res.writeHead(431, { "content-type": "application/json" });
-    res.end(JSON.stringify({ code: "resource_exhausted", message }));
+    stream.respond({ ":status": 431, "content-type": "application/json" });
+    stream.end(JSON.stringify({ code: "resource_exhausted", message }));
   }
+  return true;
+}
+
+/** Resets the stream if the request has not arrived whole by its deadline or the server's limit. */
+export function limitArrival(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, limits: Limits): void {
+  const ms = Math.min(clientTimeoutMs(headers) ?? Infinity, limits.requestArrivalSeconds * 1000);
+  const timer = setTimeout(() => {
+    if (!stream.readableEnded && !stream.closed) stream.close(constants.NGHTTP2_CANCEL);
+  }, ms);
+  const done = () => clearTimeout(timer);
+  stream.once("end", done);
+  stream.once("close", done);
 }
 
 function headerListSize(raw: string[]): number {
@@ -49,7 +47,7 @@ function headerListSize(raw: string[]): number {
 const GRPC_TIMEOUT_UNITS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 1e-3, n: 1e-6 };
 
 /** The call's deadline in ms, from grpc-timeout (gRPC, gRPC-Web) or connect-timeout-ms. */
-function clientTimeoutMs(headers: Http2ServerRequest["headers"]): number | undefined {
+function clientTimeoutMs(headers: IncomingHttpHeaders): number | undefined {
   const grpc = /^(\d{1,8})([HMSmun])$/.exec(String(headers["grpc-timeout"] ?? ""));
   if (grpc) return Number(grpc[1]) * GRPC_TIMEOUT_UNITS[grpc[2]!]!;
   const connect = /^\d{1,10}$/.exec(String(headers["connect-timeout-ms"] ?? ""));

@@ -78,6 +78,23 @@ describe("hostile input over the wire", () => {
     assert.equal(answer.grpcStatus, RESOURCE_EXHAUSTED, answer.grpcMessage);
   });
 
+  it("keeps nothing of a request it refused before reading it whole: shutdown does not wait for it", async () => {
+    // The refused stream's unread data used to hold it open until the connection ended, so a
+    // graceful shutdown waited its whole grace period (5 s here) for a call long answered.
+    const own = await startTestServer();
+    const h = session(own.server.port);
+    const huge = validateToken("t".repeat(1024 * 1024));
+    const overWeb = await post(h, "/acme.auth.v1.AuthService/ValidateToken", { "content-type": "application/grpc-web+proto" }, huge);
+    assert.equal(grpcWebTrailer(overWeb.body)["grpc-status"], String(RESOURCE_EXHAUSTED));
+    const overGrpc = await grpc(h, "ValidateToken", huge);
+    assert.equal(overGrpc.grpcStatus, RESOURCE_EXHAUSTED, overGrpc.grpcMessage);
+    const started = performance.now();
+    await own.close();
+    const ms = performance.now() - started;
+    h.close();
+    assert.ok(ms < 2000, `shutdown took ${Math.round(ms)} ms`);
+  });
+
   it("answers bytes that are not a message with INVALID_ARGUMENT, over gRPC, gRPC-Web and Connect", async () => {
     const overGrpc = await grpc(h2, "ValidateToken", envelope(GARBAGE));
     assert.equal(overGrpc.grpcStatus, INVALID_ARGUMENT, overGrpc.grpcMessage);

@@ -48,6 +48,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     // Cheaper than production's 2^15 so the suite stays quick; the format and code path are the same.
     scryptLogN: 12,
     shutdownGraceMs: 5000,
+    cors: loadConfig({}).cors,
     ...overrides,
   };
 }

@@ -46,7 +46,7 @@ public final class Bench {
       PhaseShares s6 = new PhaseShares(services, results);
       CrossCheck cross = new CrossCheck(services, results, work);
       List<String> large = s5.store();
-      try {
+      try (AuthNodeCeiling authCeiling = new AuthNodeCeiling(services, results, root, work)) {
         for (int rep = 1; rep <= plan.reps(); rep++) {
           int r = rep;
           step("s1 calls in a row", rep, () -> s1.run(plan.callsInARow(), r));
@@ -56,6 +56,7 @@ public final class Bench {
           step("s5 concurrency", rep, () -> s5.run(large, plan.concurrentRequests(), r));
           step("s6 phases", rep, () -> s6.run(plan.phaseCalls(), r));
           step("cross-check: h2load, both protocols", rep, () -> cross.sameClient(plan.sameClientRequests(), r));
+          step("auth-node beside bare Node: h2load", rep, () -> authCeiling.run(plan.sameClientRequests(), r));
           step("cross-check: s1 by ghz and h2load", rep, () -> cross.callsInARow(plan.crossCheckCallsInARow(), r));
           step("cross-check: s3 by ghz and h2load", rep, () -> cross.payloadSweep(plan.crossCheckSweepRequests(), r));
         }
@@ -90,10 +91,10 @@ public final class Bench {
     results.meta("auth-node Node", External.run(List.of("docker", "exec", services.authContainer, "node", "--version"), Map.of()).trim());
     results.meta("person-spring JRE", External.run(List.of("docker", "exec", services.personContainer, "java", "-version"), Map.of())
         .lines().findFirst().orElse("").trim());
-    for (String service : new String[] {"auth-node", "person-spring"}) {
-      String image = com.acme.compat.harness.Config.imageWithTag("acme/" + service);
-      results.meta(service + " image", External.run(List.of("docker", "image", "inspect", "-f", "{{.Id}}", image), Map.of()).trim());
-    }
+    // The image each running container was made from (the harness's Config, which names
+    // them, is not visible outside its package).
+    results.meta("auth-node image", External.run(List.of("docker", "inspect", "-f", "{{.Image}}", services.authContainer), Map.of()).trim());
+    results.meta("person-spring image", External.run(List.of("docker", "inspect", "-f", "{{.Image}}", services.personContainer), Map.of()).trim());
     results.meta("ghz", "ghz " + System.getenv().getOrDefault("GHZ_VERSION", "(version unknown)"));
     results.meta("h2load", External.run(List.of("h2load", "--version"), Map.of()).lines().findFirst().orElse("").trim());
     results.meta("person-spring settings", personSettings.toString() + " over compatibility-tests/person-spring.env");

@@ -41,7 +41,7 @@ class HostileRestInputTest extends ServiceTestBase {
   void aFormBodyWithInvalidBytesIs415AndItsBytesAreNotLogged(CapturedOutput output) throws Exception {
     byte[] body = "name=%ZZsecret-form-body&age=%FF%FE\u00ff".getBytes(StandardCharsets.ISO_8859_1);
     HttpResponse<String> response = send("POST", "/api/people", "application/x-www-form-urlencoded", body, token);
-    assertError(response, 415, "UNIMPLEMENTED");
+    assertError(response, 415, "unimplemented");
     assertThat(output.getAll()).doesNotContain("secret-form-body");
   }
 
@@ -49,7 +49,7 @@ class HostileRestInputTest extends ServiceTestBase {
   void aCharsetOtherThanUtf8Is415() throws Exception {
     HttpResponse<String> response = send("POST", "/api/people", "application/json; charset=ISO-8859-1",
         "{\"name\":\"\u00ff\u00fe\",\"age\":3}".getBytes(StandardCharsets.ISO_8859_1), token);
-    assertError(response, 415, "UNIMPLEMENTED");
+    assertError(response, 415, "unimplemented");
   }
 
   @Test
@@ -65,7 +65,7 @@ class HostileRestInputTest extends ServiceTestBase {
       "{\"name\":\"" + name + "\",\"age\":3} trailing", // more than one value
     }) {
       HttpResponse<String> response = send("POST", "/api/people", "application/json", body.getBytes(StandardCharsets.UTF_8), token);
-      assertError(response, 400, "INVALID_ARGUMENT");
+      assertError(response, 400, "invalid_argument");
     }
     assertThat(rowsNamed(name)).isZero();
   }
@@ -80,7 +80,7 @@ class HostileRestInputTest extends ServiceTestBase {
     body[prefix.length] = (byte) 0xff;
     body[prefix.length + 1] = (byte) 0xfe;
     System.arraycopy(suffix, 0, body, prefix.length + 2, suffix.length);
-    assertError(send("POST", "/api/people", "application/json", body, token), 400, "INVALID_ARGUMENT");
+    assertError(send("POST", "/api/people", "application/json", body, token), 400, "invalid_argument");
     assertThat(rowsNamed(name)).isZero();
   }
 
@@ -88,14 +88,14 @@ class HostileRestInputTest extends ServiceTestBase {
   void aBodyOverTheLimitIs413() throws Exception {
     byte[] body = new byte[(int) restBodyLimit.toBytes() + 1];
     java.util.Arrays.fill(body, (byte) ' ');
-    assertError(send("POST", "/api/people", "application/json", body, token), 413, "RESOURCE_EXHAUSTED");
+    assertError(send("POST", "/api/people", "application/json", body, token), 413, "resource_exhausted");
     // Without a Content-Length (chunked) the limit holds too.
     HttpRequest chunked = HttpRequest.newBuilder(uri("/api/people"))
         .header("Content-Type", "application/json")
         .header("Authorization", "Bearer " + token)
         .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body)))
         .build();
-    assertError(http.send(chunked, HttpResponse.BodyHandlers.ofString()), 413, "RESOURCE_EXHAUSTED");
+    assertError(http.send(chunked, HttpResponse.BodyHandlers.ofString()), 413, "resource_exhausted");
   }
 
   @Test
@@ -125,7 +125,7 @@ class HostileRestInputTest extends ServiceTestBase {
       assertThat(answer).startsWith("HTTP/1.1 400");
       assertThat(answer).containsIgnoringCase("Content-Type: application/json");
       JsonNode error = json.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
-      assertThat(error.get("code").asString()).isEqualTo("INVALID_ARGUMENT");
+      assertThat(error.get("code").asString()).isEqualTo("invalid_argument");
     }
   }
 
@@ -133,20 +133,20 @@ class HostileRestInputTest extends ServiceTestBase {
   void headersOverTheLimitAre431ResourceExhausted() throws Exception {
     HttpResponse<String> response = send("GET", "/api/people/" + java.util.UUID.randomUUID(), null, null,
         "t".repeat((int) properties.limits().headerListSize().toBytes()));
-    assertError(response, 431, "RESOURCE_EXHAUSTED");
+    assertError(response, 431, "resource_exhausted");
   }
 
   @Test
   void aWrongMethodIs405Unimplemented() throws Exception {
     HttpResponse<String> response = send("PUT", "/api/people", "application/json", "{}".getBytes(StandardCharsets.UTF_8), token);
-    assertError(response, 405, "UNIMPLEMENTED");
+    assertError(response, 405, "unimplemented");
     assertThat(response.headers().firstValue("Allow")).isPresent();
   }
 
   @Test
   void theLongestTokenTheContractAllowsGetsAJsonAnswer() throws Exception {
     HttpResponse<String> response = send("GET", "/api/people/" + java.util.UUID.randomUUID(), null, null, "t".repeat(8192));
-    assertError(response, 401, "UNAUTHENTICATED");
+    assertError(response, 401, "unauthenticated");
   }
 
   private void assertError(HttpResponse<String> response, int status, String code) throws Exception {

@@ -29,6 +29,8 @@ final class CaseLibrary {
       "call", "auth", "request", "requests", "schema", "timeout_ms", "end", "cancel_after_ms",
       "exchange", "expect", "save", "times", "poll", "let");
   static final Set<String> CHECK_KEYS = Set.of("check", "is");
+  static final Set<String> HTTP_KEYS = Set.of("http", "auth", "headers", "body", "raw", "expect", "save");
+  static final Set<String> HTTP_EXPECT_KEYS = Set.of("status", "body", "violations");
   static final Set<String> EXPECT_KEYS = Set.of(
       "code", "response", "responses", "violations", "rules", "retry_delay", "elapsed_ms", "request_bytes");
 
@@ -87,6 +89,11 @@ final class CaseLibrary {
           keys(step, at + ", step " + n, CALL_KEYS);
           if (step.has("expect")) {
             keys(step.get("expect"), at + ", step " + n + " expect", EXPECT_KEYS);
+          }
+        } else if (step.has("http")) {
+          keys(step, at + ", step " + n, HTTP_KEYS);
+          if (step.has("expect")) {
+            keys(step.get("expect"), at + ", step " + n + " expect", HTTP_EXPECT_KEYS);
           }
         } else {
           keys(step, at + ", step " + n, CHECK_KEYS);

@@ -21,36 +21,41 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  */
 record Config(Map<String, Server> servers, Map<String, Client> clients, List<String> faults) {
 
-  static final Set<String> PROTOCOLS = Set.of("grpc", "grpc-web", "connect");
+  /** rest: a service's REST/JSON twin, reached by the harness's own HTTP client (RestStep). */
+  static final Set<String> PROTOCOLS = Set.of("grpc", "grpc-web", "connect", "rest");
   static final Set<String> FAULTS = Set.of("auth-outage");
   static final Set<String> CAPABILITIES = Set.of(
       "unary", "client-stream", "server-stream", "bidi", "metadata", "deadline", "cancel",
-      "error-details", "unknown-fields");
+      "error-details", "unknown-fields", "rest-twin");
 
   /**
    * A server; webProxy, when set, is the image that translates the protocols a browser speaks
-   * into the server's own (webProtocols), for browser clients only. noCors, when set, says why
-   * no page can read the server's own answers (it sends no CORS headers): browser clients then
-   * reach it only through its web proxy, and the harness checks that this still holds.
+   * into the server's own (webProtocols), for browser clients only.
    */
   record Server(
       String name, String image, List<String> protocols, List<String> capabilities, String webProxy,
-      List<String> webProtocols, String noCors) {
+      List<String> webProtocols) {
     Server(String name, String image, List<String> protocols, List<String> capabilities) {
-      this(name, image, protocols, capabilities, null, List.of(), null);
+      this(name, image, protocols, capabilities, null, List.of());
     }
   }
 
   /**
-   * A client. A browser client reaches a server the way a page does: directly where the server
-   * speaks its protocol, through the server's web proxy where it does not. cannot names the
-   * capabilities it lacks, each with the reason, which the matrix prints for the cases it skips.
+   * A client: its executor's folder (run.sh), or none when the harness itself is the client
+   * (harness: true — the REST twins' HTTP client, which has no SDK of ours to run). A browser
+   * client reaches a server the way a page does: directly where the server speaks its
+   * protocol, through the server's web proxy where it does not. cannot names the capabilities
+   * it lacks, each with the reason, which the matrix prints for the cases it skips.
    */
   record Client(
       String name, Path dir, List<String> protocols, List<String> capabilities, boolean golden, boolean browser,
       Map<String, String> cannot) {
     Client(String name, Path dir, List<String> protocols, List<String> capabilities, boolean golden) {
       this(name, dir, protocols, capabilities, golden, false, Map.of());
+    }
+
+    boolean harness() {
+      return dir == null;
     }
   }
 
@@ -65,7 +70,7 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
         .forEach(
             (name, value) -> {
               Map<String, Object> s = map(value, "servers." + name);
-              keys(s, "servers." + name, "image", "protocols", "capabilities", "web-proxy", "no-cors");
+              keys(s, "servers." + name, "image", "protocols", "capabilities", "web-proxy");
               String webProxy = null;
               List<String> webProtocols = List.of();
               if (s.containsKey("web-proxy")) {
@@ -82,8 +87,7 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
                       protocols(s.get("protocols"), name),
                       capabilities(s.get("capabilities"), name),
                       webProxy,
-                      webProtocols,
-                      s.containsKey("no-cors") ? string(s.get("no-cors"), name + ".no-cors") : null));
+                      webProtocols));
             });
 
     Map<String, Client> clients = new LinkedHashMap<>();
@@ -91,7 +95,11 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
         .forEach(
             (name, value) -> {
               Map<String, Object> c = map(value, "clients." + name);
-              keys(c, "clients." + name, "dir", "protocols", "capabilities", "golden", "browser", "cannot");
+              keys(c, "clients." + name, "dir", "harness", "protocols", "capabilities", "golden", "browser", "cannot");
+              boolean harness = Boolean.TRUE.equals(c.get("harness"));
+              if (harness == c.containsKey("dir")) {
+                throw new IllegalArgumentException("features.yaml: clients." + name + " needs either dir or harness: true");
+              }
               List<String> capabilities = capabilities(c.get("capabilities"), name);
               Map<String, String> cannot = new LinkedHashMap<>();
               map(c.getOrDefault("cannot", Map.of()), "clients." + name + ".cannot").forEach((capability, reason) -> {
@@ -105,7 +113,7 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
                   name,
                   new Client(
                       name,
-                      file.getParent().resolve(string(c.get("dir"), name + ".dir")),
+                      harness ? null : file.getParent().resolve(string(c.get("dir"), name + ".dir")),
                       protocols(c.get("protocols"), name),
                       capabilities,
                       Boolean.TRUE.equals(c.get("golden")),
@@ -131,22 +139,11 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
    * client also those the server's web proxy translates.
    */
   List<String> protocolsOf(Client client, Server server) {
-    List<String> out = new ArrayList<>(client.browser() && server.noCors() != null ? List.of() : server.protocols());
+    List<String> out = new ArrayList<>(server.protocols());
     if (client.browser()) {
       server.webProtocols().stream().filter(p -> !out.contains(p)).forEach(out::add);
     }
     out.retainAll(client.protocols());
-    return out;
-  }
-
-  /** The protocols a browser client would share with the server, were it not for noCors. */
-  List<String> blockedByCors(Client client, Server server) {
-    if (!client.browser() || server.noCors() == null) {
-      return List.of();
-    }
-    List<String> out = new ArrayList<>(server.protocols());
-    out.retainAll(client.protocols());
-    out.removeAll(protocolsOf(client, server));
     return out;
   }
 

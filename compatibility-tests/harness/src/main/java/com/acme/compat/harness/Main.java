@@ -78,10 +78,6 @@ public final class Main {
               .filter(c -> c.server().equals(server.name()) && server.capabilities().containsAll(c.requires())
                   && Config.cannot(client, c.requires()) != null)
               .toList();
-          for (String protocol : config.blockedByCors(client, server)) {
-            library.stream().filter(c -> c.server().equals(server.name())).forEach(c -> skipped.add(
-                Case.key(client.name(), server.name(), protocol, c.name()) + ": " + server.noCors()));
-          }
           for (String protocol : config.protocolsOf(client, server)) {
             cannot.forEach(c -> skipped.add(Case.key(client.name(), server.name(), protocol, c.name()) + ": "
                 + Config.cannot(client, c.requires())));
@@ -92,7 +88,6 @@ public final class Main {
         }
       }
       reproduceExpectedFailures(cases, expected, runs, library, sessions, rows);
-      cases.addAll(NoCors.check(config, topology));
       AuthOutageFault outage = null;
       if (!onlyReleased && config.faults().contains(AuthOutageFault.FAULT)) {
         log("fault: stopping auth-node while person-spring is under calls");

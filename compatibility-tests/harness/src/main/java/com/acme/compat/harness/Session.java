@@ -42,6 +42,7 @@ final class Session implements AutoCloseable {
   private final Map<String, String> env;
   private final Path log;
   private final ObjectNode admin = NODES.objectNode();
+  private final RestStep rest;
   private ExecutorProcess executor;
 
   Session(Config.Client client, String server, String protocol, String runId, Schemas schemas,
@@ -53,6 +54,7 @@ final class Session implements AutoCloseable {
     this.schemas = schemas;
     this.env = env;
     this.log = log;
+    this.rest = new RestStep(RestStep.targets(env));
     admin.put("username", adminUsername);
     admin.put("password", adminPassword);
   }
@@ -72,9 +74,10 @@ final class Session implements AutoCloseable {
       int n = 0;
       for (JsonNode step : spec.steps()) {
         n++;
-        String failed = step.has("call") ? call(spec, step, scope) : check(step, scope);
+        String failed = step.has("call") ? call(spec, step, scope) : step.has("http") ? http(spec, step, scope) : check(step, scope);
         if (!failed.isEmpty()) {
-          detail = "step " + n + (step.has("call") ? " (" + step.get("call").asString() + ")" : "") + ": " + failed;
+          String what = step.has("call") ? step.get("call").asString() : step.has("http") ? step.get("http").asString() : "";
+          detail = "step " + n + (what.isEmpty() ? "" : " (" + what + ")") + ": " + failed;
           break;
         }
       }
@@ -101,8 +104,31 @@ final class Session implements AutoCloseable {
     return String.join("; ", differences);
   }
 
+  /** An http step: a request to the REST twin of the case's server, by the harness (RestStep). */
+  private String http(CaseLibrary.Spec spec, JsonNode step, Values.Scope scope) throws IOException, InterruptedException {
+    ObjectNode result = NODES.objectNode();
+    String failed = rest.run(spec, step, scope, authorization(spec, step, scope), result);
+    if (failed.isEmpty() && step.has("save")) {
+      scope.put(step.get("save").asString(), result);
+    }
+    return failed;
+  }
+
+  /** The authorization header a step asks for: none, the admin's token, or the text given. */
+  private String authorization(CaseLibrary.Spec spec, JsonNode step, Values.Scope scope) {
+    String auth = Values.eval(step.has("auth") ? step.get("auth") : spec.defaults().path("auth"), scope).asString("none");
+    return switch (auth) {
+      case "none" -> "none";
+      case "admin" -> "Bearer " + admin.get("token").asString();
+      default -> auth;
+    };
+  }
+
   /** One call step, repeated "times" or polled as it says; the first difference ends it. */
   private String call(CaseLibrary.Spec spec, JsonNode step, Values.Scope scope) throws IOException, InterruptedException {
+    if (client.harness()) {
+      return "the harness's own client makes no RPC calls (only http steps)";
+    }
     int times = step.path("times").asInt(1);
     JsonNode poll = step.get("poll");
     ArrayNode results = NODES.arrayNode();
@@ -165,11 +191,9 @@ final class Session implements AutoCloseable {
       requestBytes = Math.max(requestBytes, bytes.size());
       call.addRequests(bytes);
     }
-    String auth = Values.eval(step.has("auth") ? step.get("auth") : spec.defaults().path("auth"), scope).asString("none");
-    switch (auth) {
-      case "none" -> {}
-      case "admin" -> call.setAuthorization("Bearer " + admin.get("token").asString());
-      default -> call.setAuthorization(auth);
+    String auth = authorization(spec, step, scope);
+    if (!auth.equals("none")) {
+      call.setAuthorization(auth);
     }
 
     Outcome outcome = executor.call(call.build(),
@@ -278,8 +302,17 @@ final class Session implements AutoCloseable {
     };
   }
 
-  /** A running executor with the admin logged in through it; a new one after a crash. */
+  /**
+   * A running executor with the admin logged in through it; a new one after a crash. A client
+   * the harness is itself has no executor: it logs the admin in at the REST twin.
+   */
   private void ensureExecutor() throws IOException, InterruptedException {
+    if (client.harness()) {
+      if (!admin.has("token")) {
+        admin.put("token", rest.login(admin.get("username").asString(), admin.get("password").asString()));
+      }
+      return;
+    }
     if (executor != null && executor.alive()) {
       return;
     }

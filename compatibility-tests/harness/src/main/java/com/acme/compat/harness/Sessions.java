@@ -40,6 +40,8 @@ final class Sessions {
     Map<String, String> env = Map.of(
         "PERSON_TARGET", topology.personTarget(),
         "AUTH_TARGET", topology.authTarget(),
+        "PERSON_REST_TARGET", topology.personRestTarget(),
+        "AUTH_REST_TARGET", topology.authRestTarget(),
         "PERSON_WEB_TARGET", topology.webProxyTarget(),
         "BROWSER_PAGE_ORIGIN", topology.pageOrigin());
     Path log = logs.resolve(client.name() + "-" + server + "-" + protocol + ".log");

@@ -44,7 +44,7 @@ public final class Topology implements AutoCloseable {
   private final GenericContainer<?> person;
   /** person-spring's web proxy: Connect and gRPC-Web from a browser, translated into gRPC. */
   private final GenericContainer<?> webProxy;
-  /** Where a browser client serves its page from: the one origin the proxy allows. */
+  /** Where a browser client serves its page from: the one origin the proxy and auth-node allow. */
   private final String pageOrigin;
   private final Path dbDir;
 
@@ -78,6 +78,7 @@ public final class Topology implements AutoCloseable {
     Map<String, String> webProxyEnv = new LinkedHashMap<>(EnvFile.read(envDir.resolve("web-proxy.env")));
     pageOrigin = "http://127.0.0.1:" + freePort();
     webProxyEnv.put("WEB_PROXY_ALLOWED_ORIGINS", pageOrigin);
+    authEnv.put("AUTH_CORS_ALLOWED_ORIGINS", pageOrigin);
     adminUsername = EnvFile.require(authEnv, "AUTH_ADMIN_USERNAME");
     authDeadline = Duration.ofMillis(Long.parseLong(EnvFile.require(personEnv, "AUTH_DEADLINE_MS")));
     this.dbDir = dbDir;
@@ -172,7 +173,7 @@ public final class Topology implements AutoCloseable {
     return target(webProxy, WEB_PROXY_PORT);
   }
 
-  /** The origin a browser client's page is served from, the one the proxy allows. */
+  /** The origin a browser client's page is served from, the one the proxy and auth-node allow. */
   public String pageOrigin() {
     return pageOrigin;
   }

@@ -112,22 +112,4 @@ class MatrixTest {
     assertThrows(IllegalArgumentException.class, () -> Config.load(file));
   }
 
-  @Test
-  void aServerThatSendsNoCorsHeadersIsReachedByBrowsersOnlyThroughItsProxy(@TempDir Path dir) throws IOException {
-    Path file = dir.resolve("features.yaml");
-    Files.writeString(file, "servers:\n"
-        + "  a:\n    image: i\n    protocols: [grpc, grpc-web, connect]\n    capabilities: [unary]\n    no-cors: no headers yet\n"
-        + "  p:\n    image: i\n    protocols: [grpc]\n    capabilities: [unary]\n"
-        + "    web-proxy: {image: w, protocols: [connect]}\n    no-cors: the proxy has them\n"
-        + "clients:\n  b:\n    dir: b\n    browser: true\n    protocols: [grpc-web, connect]\n    capabilities: [unary]\n"
-        + "  t:\n    dir: t\n    protocols: [grpc, connect]\n    capabilities: [unary]\n");
-    Config config = Config.load(file);
-    Config.Client b = config.clients().get("b");
-    assertEquals(List.of(), config.protocolsOf(b, config.servers().get("a")));
-    assertEquals(List.of("grpc-web", "connect"), config.blockedByCors(b, config.servers().get("a")));
-    assertEquals(List.of("connect"), config.protocolsOf(b, config.servers().get("p")));
-    // Other clients are no browsers: CORS is nothing to them.
-    assertEquals(List.of("grpc", "connect"), config.protocolsOf(config.clients().get("t"), config.servers().get("a")));
-    assertEquals(List.of(), config.blockedByCors(config.clients().get("t"), config.servers().get("a")));
-  }
 }

@@ -41,7 +41,8 @@ public class JsonErrorReportValve extends ErrorReportValve {
       response.setCharacterEncoding("UTF-8");
       Writer writer = response.getReporter();
       if (writer != null) {
-        writer.write("{\"code\":\"" + code.name() + "\",\"message\":\"" + message + "\",\"violations\":[]}");
+        // RestError's JSON, written by hand: no Jackson this early (the messages need no escaping).
+        writer.write("{\"code\":\"" + RestError.name(code) + "\",\"message\":\"" + message + "\"}");
         response.finishResponse();
       }
     } catch (IOException | IllegalStateException e) {

@@ -1,14 +1,8 @@
 package com.acme.person.rest;
 
-import build.buf.validate.Violations;
 import com.acme.person.error.ErrorMapper;
-import com.acme.person.validation.FieldPaths;
-import com.google.protobuf.Any;
-import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.Code;
 import com.google.rpc.Status;
-import java.util.ArrayList;
-import java.util.List;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.ErrorResponse;
@@ -16,7 +10,7 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import tools.jackson.core.JacksonException;
 
-/** Errors of the REST twin as JSON, with the HTTP status of ErrorMapper's code. */
+/** Errors of the REST twin as JSON (RestError), with the HTTP status of ErrorMapper's code. */
 @RestControllerAdvice
 public class RestErrorHandler {
 
@@ -49,16 +43,14 @@ public class RestErrorHandler {
       String detail = mvc.getBody().getDetail();
       return ResponseEntity.status(http)
           .headers(mvc.getHeaders())
-          .body(new RestError(RestErrors.codeOf(http).name(), detail == null ? "" : detail, List.of()));
+          .body(RestError.of(RestErrors.codeOf(http), detail == null ? "" : detail));
     }
     Status status = errors.toStatus(e);
-    Code code = Code.forNumber(status.getCode());
-    return ResponseEntity.status(ErrorMapper.httpStatus(status.getCode()))
-        .body(new RestError(code == null ? Code.UNKNOWN.name() : code.name(), status.getMessage(), violations(status)));
+    return ResponseEntity.status(ErrorMapper.httpStatus(status.getCode())).body(RestError.of(status));
   }
 
   private static ResponseEntity<RestError> error(int http, Code code, String message) {
-    return ResponseEntity.status(http).body(new RestError(code.name(), message, List.of()));
+    return ResponseEntity.status(http).body(RestError.of(code, message));
   }
 
   /** "address.city" or "hobbies[2]" for the value Jackson could not read, or "". */
@@ -77,21 +69,5 @@ public class RestErrorHandler {
       }
     }
     return "";
-  }
-
-  private static List<RestError.Violation> violations(Status status) {
-    List<RestError.Violation> out = new ArrayList<>();
-    for (Any detail : status.getDetailsList()) {
-      if (detail.is(Violations.class)) {
-        try {
-          for (var v : detail.unpack(Violations.class).getViolationsList()) {
-            out.add(new RestError.Violation(FieldPaths.toText(v.getField()), v.getRuleId(), v.getMessage()));
-          }
-        } catch (InvalidProtocolBufferException impossible) {
-          throw new IllegalStateException(impossible);
-        }
-      }
-    }
-    return out;
   }
 }

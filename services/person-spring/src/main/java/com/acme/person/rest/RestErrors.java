@@ -3,7 +3,6 @@ package com.acme.person.rest;
 import com.google.rpc.Code;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.List;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
@@ -26,7 +25,7 @@ public class RestErrors {
     response.setContentType(MediaType.APPLICATION_JSON_VALUE);
     // The request body was not read; the connection cannot be reused for another request.
     response.setHeader("Connection", "close");
-    json.writeValue(response.getOutputStream(), new RestError(code.name(), message, List.of()));
+    json.writeValue(response.getOutputStream(), RestError.of(code, message));
   }
 
   /** The gRPC code of an HTTP error that Spring MVC or a filter answers on its own. */
