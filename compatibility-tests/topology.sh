@@ -44,7 +44,7 @@ case "${1:-}" in
       -p 127.0.0.1::9090 -p 127.0.0.1::8080 "${data[@]}" \
       --env-file "$here/person-spring.env" \
       $(for s in ${TOPOLOGY_PERSON_ENV:-}; do echo "-e $s"; done) "$PERSON_SPRING_IMAGE" >/dev/null
-    # person-spring's web proxy.
+    # The services' web proxy (web-proxy.env), for pages.
     docker run -d --name "$name-web-proxy" --network "$name" --memory "$WEB_PROXY_MEMORY" -p 127.0.0.1::8088 \
       --env-file "$here/web-proxy.env" -e WEB_PROXY_ALLOWED_ORIGINS="$page_origin" "$WEB_PROXY_IMAGE" >/dev/null
     wait_for "$name-auth" '"auth service listening"'
@@ -54,7 +54,9 @@ case "${1:-}" in
     echo "export PERSON_TARGET=$(docker port "$name-person" 9090/tcp | head -1)"
     echo "export PERSON_REST_TARGET=$(docker port "$name-person" 8080/tcp | head -1)"
     wait_for "$name-web-proxy" '"web proxy listening"'
-    echo "export PERSON_WEB_TARGET=$(docker port "$name-web-proxy" 8088/tcp | head -1) BROWSER_PAGE_ORIGIN=$page_origin"
+    # A page reaches both services through the web proxy (features.yaml: auth-node's no-browser).
+    web="$(docker port "$name-web-proxy" 8088/tcp | head -1)"
+    echo "export PERSON_WEB_TARGET=$web AUTH_WEB_TARGET=$web BROWSER_PAGE_ORIGIN=$page_origin"
     echo "export AUTH_CONTAINER=$name-auth PERSON_CONTAINER=$name-person"
     echo "export $(grep '^AUTH_ADMIN_USERNAME=' "$here/auth-node.env") AUTH_ADMIN_PASSWORD=$admin_password"
     echo "export COMPAT_RUN_ID=d$(head -c4 /dev/urandom | od -An -tx1 | tr -d ' \n' | cut -c1-7)"

@@ -72,7 +72,7 @@ test("a page from another origin can neither log in nor get anything from the pr
   const other = await browser.context.newPage();
   await other.goto(`http://localhost:${pageUrl.port}/`);
   await other.waitForSelector("body[data-ready=true]");
-  // auth-node answers it nothing a page may read: the browser reports a failed fetch.
+  // Its login is refused before it reaches auth-node: the browser reports a failed fetch.
   await other.fill("#login [name=password]", env("ADMIN_PASSWORD"));
   await other.click("#login button");
   await other.waitForFunction(() => (document.querySelector("[data-testid=login]")?.textContent ?? "") !== "");

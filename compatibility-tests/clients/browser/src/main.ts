@@ -1,8 +1,8 @@
 // The browser client of the compatibility matrix (compatibility-tests/README.md is its
 // contract; only `exec`): the TypeScript executor's stdin/stdout loop, each Step made in a page
 // in headless Chromium (page.ts). The page is served from BROWSER_PAGE_ORIGIN, the one origin
-// the topology lets call its servers, and reaches auth-node at AUTH_TARGET and person-spring
-// through its web proxy at PERSON_WEB_TARGET.
+// the topology lets call its servers, and reaches each server where a page can:
+// PERSON_WEB_TARGET and AUTH_WEB_TARGET (a web proxy, or the server itself).
 //
 // Steps over gRPC are the harness's set-up on the other server (the admin's login, a user a
 // case makes): no page can speak gRPC, so this Node half makes them with the TypeScript
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     const page = await browser.context.newPage();
     page.on("console", (m) => log(`page console ${m.type()}: ${m.text()}`));
     page.on("pageerror", (e) => log(`page error: ${e.stack ?? e.message}`));
-    const query = new URLSearchParams({ person: required("PERSON_WEB_TARGET"), auth: required("AUTH_TARGET") });
+    const query = new URLSearchParams({ person: required("PERSON_WEB_TARGET"), auth: required("AUTH_WEB_TARGET") });
     await page.goto(`${origin.origin}/?${query}`);
     await page.waitForFunction(() => typeof window.compatCall === "function");
     log(`page ready at ${origin.origin} in Chromium ${browser.context.browser()?.version() ?? ""}`);

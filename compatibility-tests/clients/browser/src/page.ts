@@ -2,7 +2,7 @@
 // index.html: each Step the Node half hands over (base64, through Playwright) is made by the
 // TypeScript executor's own call() with Connect for Web's transports, so the bytes on the wire
 // are those a web application would send. Addresses come from the page's query string:
-// person (person-spring's web proxy) and auth (auth-node itself).
+// person and auth, each server as a page reaches it (its web proxy, or the server itself).
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { base64Decode, base64Encode } from "@bufbuild/protobuf/wire";
 import type { Transport } from "@connectrpc/connect";

@@ -30,13 +30,15 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
 
   /**
    * A server; webProxy, when set, is the image that translates the protocols a browser speaks
-   * into the server's own (webProtocols), for browser clients only.
+   * into the server's own (webProtocols), for browser clients only. noBrowser, when set, says
+   * why no page can call the server itself: browser clients then reach it only through its web
+   * proxy, and the harness checks on every run that this still holds (NoBrowser).
    */
   record Server(
       String name, String image, List<String> protocols, List<String> capabilities, String webProxy,
-      List<String> webProtocols) {
+      List<String> webProtocols, String noBrowser) {
     Server(String name, String image, List<String> protocols, List<String> capabilities) {
-      this(name, image, protocols, capabilities, null, List.of());
+      this(name, image, protocols, capabilities, null, List.of(), null);
     }
   }
 
@@ -70,7 +72,7 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
         .forEach(
             (name, value) -> {
               Map<String, Object> s = map(value, "servers." + name);
-              keys(s, "servers." + name, "image", "protocols", "capabilities", "web-proxy");
+              keys(s, "servers." + name, "image", "protocols", "capabilities", "web-proxy", "no-browser");
               String webProxy = null;
               List<String> webProtocols = List.of();
               if (s.containsKey("web-proxy")) {
@@ -87,7 +89,8 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
                       protocols(s.get("protocols"), name),
                       capabilities(s.get("capabilities"), name),
                       webProxy,
-                      webProtocols));
+                      webProtocols,
+                      s.containsKey("no-browser") ? string(s.get("no-browser"), name + ".no-browser") : null));
             });
 
     Map<String, Client> clients = new LinkedHashMap<>();
@@ -139,7 +142,7 @@ record Config(Map<String, Server> servers, Map<String, Client> clients, List<Str
    * client also those the server's web proxy translates.
    */
   List<String> protocolsOf(Client client, Server server) {
-    List<String> out = new ArrayList<>(server.protocols());
+    List<String> out = new ArrayList<>(client.browser() && server.noBrowser() != null ? List.of() : server.protocols());
     if (client.browser()) {
       server.webProtocols().stream().filter(p -> !out.contains(p)).forEach(out::add);
     }

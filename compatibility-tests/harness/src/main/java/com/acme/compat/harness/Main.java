@@ -61,7 +61,7 @@ public final class Main {
       log("starting auth-node and person-spring");
       topology.start();
       log("auth-node at " + topology.authTarget() + ", person-spring at " + topology.personTarget());
-      Sessions sessions = new Sessions(topology, schemas, logs);
+      Sessions sessions = new Sessions(topology, schemas, logs, config);
       List<ClientRun> runs = new ArrayList<>();
       if (!onlyReleased) {
         config.clients().values().forEach(c -> runs.add(new ClientRun(c, schemas)));
@@ -88,6 +88,7 @@ public final class Main {
         }
       }
       reproduceExpectedFailures(cases, expected, runs, library, sessions, rows);
+      cases.addAll(NoBrowser.check(config, topology));
       AuthOutageFault outage = null;
       if (!onlyReleased && config.faults().contains(AuthOutageFault.FAULT)) {
         log("fault: stopping auth-node while person-spring is under calls");
