@@ -14,6 +14,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"strings"
 
 	"connectrpc.com/connect"
 	"connectrpc.com/vanguard"
@@ -109,7 +110,18 @@ func forward(backend string, log *slog.Logger) http.Handler {
 	var protocols http.Protocols
 	protocols.SetUnencryptedHTTP2(true) // gRPC: HTTP/2 without TLS inside the private network
 	return &httputil.ReverseProxy{
-		Rewrite:       rewrite(target),
+		Rewrite: rewrite(target),
+		// The proxy answers the browser's CORS itself (internal/cors); a backend that also
+		// allows the origin would add its own Access-Control-* headers, and a browser refuses
+		// an answer that names the origin twice.
+		ModifyResponse: func(res *http.Response) error {
+			for name := range res.Header {
+				if strings.HasPrefix(name, "Access-Control-") {
+					res.Header.Del(name)
+				}
+			}
+			return nil
+		},
 		Transport:     &http.Transport{Protocols: &protocols, ForceAttemptHTTP2: true},
 		FlushInterval: -1, // a server stream's messages go out as they come
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
@@ -146,6 +158,8 @@ func rewrite(target *url.URL) func(*httputil.ProxyRequest) {
 		r.SetURL(target)
 		r.Out.Host = r.In.Host
 		r.Out.Header.Del("Grpc-Accept-Encoding")
+		// The backend is not talking to a browser: the proxy is, and has judged the origin.
+		r.Out.Header.Del("Origin")
 	}
 }
 

@@ -75,6 +75,7 @@ func TestRewriteAsksForUncompressedAnswers(t *testing.T) {
 	in := httptest.NewRequest(http.MethodPost, "http://proxy/acme.auth.v1.AuthService/Login", nil)
 	in.Header.Set("Grpc-Accept-Encoding", "gzip")
 	in.Header.Set("Authorization", "Bearer t")
+	in.Header.Set("Origin", "http://127.0.0.1:5173")
 	pr := &httputil.ProxyRequest{In: in, Out: in.Clone(in.Context())}
 	rewrite(&url.URL{Scheme: "http", Host: "auth-node:50051"})(pr)
 	if pr.Out.URL.Host != "auth-node:50051" || pr.Out.URL.Path != "/acme.auth.v1.AuthService/Login" {
@@ -83,7 +84,27 @@ func TestRewriteAsksForUncompressedAnswers(t *testing.T) {
 	if got := pr.Out.Header.Get("Grpc-Accept-Encoding"); got != "" {
 		t.Errorf("grpc-accept-encoding %q went to the backend", got)
 	}
+	if got := pr.Out.Header.Get("Origin"); got != "" {
+		t.Errorf("the page's origin %q went to the backend", got)
+	}
 	if pr.Out.Header.Get("Authorization") != "Bearer t" {
 		t.Errorf("the authorization header was lost")
+	}
+}
+
+func TestTheBackendsCorsHeadersAreDropped(t *testing.T) {
+	res := &http.Response{Header: http.Header{}}
+	res.Header.Set("Access-Control-Allow-Origin", "http://127.0.0.1:5173")
+	res.Header.Set("Access-Control-Expose-Headers", "grpc-status")
+	res.Header.Set("Grpc-Status", "0")
+	proxy := forward("auth-node:50051", slog.Default()).(*httputil.ReverseProxy)
+	if err := proxy.ModifyResponse(res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Header.Get("Access-Control-Allow-Origin") != "" || res.Header.Get("Access-Control-Expose-Headers") != "" {
+		t.Errorf("the backend's CORS headers stayed: %v", res.Header)
+	}
+	if res.Header.Get("Grpc-Status") != "0" {
+		t.Errorf("grpc-status was lost")
 	}
 }
