@@ -9,7 +9,7 @@ MAKEFLAGS += --no-print-directory
         test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean \
         auth-node test-auth-node bench-auth run-auth image-auth \
         test-person test-person-postgres bench-person run-person image-person test-compat \
-        test-fuzz fuzz soak test-soak bench test-bench
+        test-fuzz fuzz soak test-soak bench test-bench test-web-proxy test-web-page
 .PHONY: test-charts
 
 help: ## List the commands.
@@ -97,6 +97,12 @@ soak: setup ## Both services under a steady ghz load for 10 minutes: p50/p99 and
 
 test-soak: setup ## A 15-second smoke of the soak (part of make test): the machinery works.
 	@scripts/tests/soak.sh 3 5
+
+test-web-proxy: setup ## web-proxy's own tests (go vet, gofmt, go test): CORS policy, settings, limits.
+	@scripts/services/web-proxy.sh test
+
+test-web-page: setup ## The web page end to end in headless Chromium, on a system of its own (make up's script).
+	@scripts/tests/web-page.sh
 
 test-compat: setup ## The compatibility harness: every case of compatibility-tests/cases/ through each SDK's executor against both service images; prints the matrix.
 	@scripts/tests/compat.sh

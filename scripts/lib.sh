@@ -32,6 +32,7 @@ MVN=("$MAVEN_HOME/bin/mvn" -B -ntp -Dmaven.repo.local="$M2")
 export ACME_IMAGE_TAG="${ACME_IMAGE_TAG:-latest}"
 AUTH_NODE_IMAGE="acme/auth-node:$ACME_IMAGE_TAG"
 PERSON_SPRING_IMAGE="acme/person-spring:$ACME_IMAGE_TAG"
+WEB_PROXY_IMAGE="acme/web-proxy:$ACME_IMAGE_TAG"
 
 export PATH="$BIN:$NODE_HOME/bin:$ROOT/node_modules/.bin:$VENV/bin:$PATH"
 

@@ -127,14 +127,19 @@ def pins() -> list[Pin]:
                 "@bufbuild/protovalidate": "PROTOVALIDATE_ES_VERSION", "@connectrpc/connect": "CONNECT_ES_VERSION",
                 "@connectrpc/connect-node": "CONNECT_ES_VERSION", "jose": "JOSE_VERSION",
                 "tinybench": "TINYBENCH_VERSION", "@types/node": "NODE_TYPES_VERSION", "typescript": "TYPESCRIPT_VERSION",
-                "@bufbuild/buf": "BUF_VERSION", "@bufbuild/protoc-gen-es": "PROTOBUF_ES_VERSION"}
+                "@bufbuild/buf": "BUF_VERSION", "@bufbuild/protoc-gen-es": "PROTOBUF_ES_VERSION",
+                "@connectrpc/connect-web": "CONNECT_ES_VERSION", "esbuild": "ESBUILD_VERSION",
+                "playwright-core": "PLAYWRIGHT_CORE_VERSION"}
     for manifest in ("gen/ts/package.json", "services/auth-node/package.json",
                      "compatibility-tests/clients/ts/package.json", "benchmarks/node/package.json",
                      "consumers/submodule-template-ts/package.json", "consumers/submodule-template-java/package.json",
-                     "consumers/outside/npm/package.json"):
+                     "consumers/outside/npm/package.json", "compatibility-tests/clients/browser/package.json",
+                     "consumers/web-page/package.json"):
         deps = json.loads((ROOT / manifest).read_text())
         named = {**deps.get("dependencies", {}), **deps.get("devDependencies", {})}
         out += [Pin(manifest, npm(name), key) for name, key in npm_keys.items() if name in named]
+    # Go: the web proxy's translator.
+    out.append(Pin("services/web-proxy/go.mod", r"(connectrpc\.com/vanguard v)(\S+)()", "VANGUARD_VERSION"))
     # Python: the SDK's requirements and every pinned requirements file that names them.
     out += [Pin("gen/python/pyproject.toml", r'(\nversion = ")([^"]*)(")', "SDK_VERSION"),
             Pin("gen/python/pyproject.toml", r'("protobuf==)([^"]*)(")', "PROTOBUF_PYTHON_VERSION"),

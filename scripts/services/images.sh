@@ -9,4 +9,6 @@ source "$(dirname "$0")/../lib.sh"
 start=$SECONDS
 "$ROOT/scripts/services/auth-node.sh" image-build
 "$ROOT/scripts/services/image-person.sh" build
+# and web-proxy's, the browser's way to person-spring (services/web-proxy)
+"$ROOT/scripts/services/web-proxy.sh" image
 log "service images ready in $((SECONDS - start)) s"

@@ -7,12 +7,12 @@ source "$(dirname "$0")/lib-system.sh"
 case "$(system_runtime)" in
   docker)
     # A graceful stop: person-spring drains its calls, H2 closes its file.
-    docker stop -t 30 "$SYSTEM_NAME-person" "$SYSTEM_NAME-auth" >/dev/null 2>&1 || true
-    docker rm -f "$SYSTEM_NAME-person" "$SYSTEM_NAME-auth" >/dev/null 2>&1 || true
+    docker stop -t 30 "$SYSTEM_NAME-web-page" "$SYSTEM_NAME-web-proxy" "$SYSTEM_NAME-person" "$SYSTEM_NAME-auth" >/dev/null 2>&1 || true
+    docker rm -f "$SYSTEM_NAME-web-page" "$SYSTEM_NAME-web-proxy" "$SYSTEM_NAME-person" "$SYSTEM_NAME-auth" >/dev/null 2>&1 || true
     docker network rm "$SYSTEM_NAME" >/dev/null 2>&1 || true
     ;;
   process)
-    for pid_file in "$SYSTEM_DIR/person.pid" "$SYSTEM_DIR/auth.pid"; do
+    for pid_file in "$SYSTEM_DIR/web-page.pid" "$SYSTEM_DIR/web-proxy.pid" "$SYSTEM_DIR/person.pid" "$SYSTEM_DIR/auth.pid"; do
       pid="$(cat "$pid_file" 2>/dev/null || true)"
       [[ -n "$pid" ]] && kill "$pid" 2>/dev/null && while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
       rm -f "$pid_file"

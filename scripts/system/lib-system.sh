@@ -8,6 +8,9 @@ AUTH_PORT="${AUTH_PORT:-50051}"
 AUTH_REST_PORT="${AUTH_REST_PORT:-8081}"
 PERSON_PORT="${PERSON_PORT:-9090}"
 PERSON_REST_PORT="${PERSON_REST_PORT:-8080}"
+# The browser's way in: person-spring's web proxy (Connect, gRPC-Web) and the web page.
+WEB_PROXY_PORT="${WEB_PROXY_PORT:-8088}"
+WEB_PAGE_PORT="${WEB_PAGE_PORT:-8089}"
 ADMIN_USERNAME=admin
 
 # The admin's password: made once, kept with the data (a restart keeps the same admin).

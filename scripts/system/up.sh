@@ -4,6 +4,7 @@
 # data kept under .tmp/system/ across `make down` and `make up`. In containers from the images
 # `make` builds (SYSTEM_RUNTIME=docker); where no Docker engine can run, as two processes
 # (SYSTEM_RUNTIME=process). Waits until both serve, then prints the endpoints and what to try.
+# SYSTEM_AUTH_ENV (NAME=VALUE …) adds settings of auth-node's for one system (a test's).
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/lib-system.sh"
 cd "$ROOT"
@@ -16,6 +17,12 @@ if [[ "$runtime" == auto ]]; then
 fi
 password="$(admin_password)"
 mkdir -p "$SYSTEM_DIR/auth-data" "$SYSTEM_DIR/person-data" "$SYSTEM_DIR/logs"
+# The web page (consumers/web-page) is the only origin the browser's way in allows.
+page_origin="http://127.0.0.1:$WEB_PAGE_PORT"
+# auth-node allows that origin, but its RPC port speaks cleartext HTTP/2 only, which no browser
+# speaks over http://, so the page reaches both services through web-proxy.
+page_routes="acme.person.v1.PersonService=person-spring:9090,acme.auth.v1.AuthService=auth-node:50051"
+"$ROOT/consumers/web-page/build.sh"
 
 # wait_until WHAT COMMAND… — until the command succeeds (two minutes at most).
 wait_until() {
@@ -39,12 +46,18 @@ case "$runtime" in
       --memory "$AUTH_NODE_MEMORY" -v "$SYSTEM_DIR/auth-data:/data" \
       -p "127.0.0.1:$AUTH_PORT:50051" -p "127.0.0.1:$AUTH_REST_PORT:8081" \
       -e AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" -e AUTH_ADMIN_PASSWORD="$password" \
-      "$AUTH_NODE_IMAGE" >/dev/null
+      $(for s in ${SYSTEM_AUTH_ENV:-}; do echo "-e $s"; done) "$AUTH_NODE_IMAGE" >/dev/null
     # AUTH_ADDRESS is the image's default: auth-node:50051, the alias above.
-    docker run -d --name "$SYSTEM_NAME-person" --network "$SYSTEM_NAME" \
+    docker run -d --name "$SYSTEM_NAME-person" --network "$SYSTEM_NAME" --network-alias person-spring \
       --memory "$PERSON_SPRING_MEMORY" -v "$SYSTEM_DIR/person-data:/data" \
       -p "127.0.0.1:$PERSON_PORT:9090" -p "127.0.0.1:$PERSON_REST_PORT:8080" \
       "$PERSON_SPRING_IMAGE" >/dev/null
+    docker run -d --name "$SYSTEM_NAME-web-proxy" --network "$SYSTEM_NAME" --memory "$WEB_PROXY_MEMORY" \
+      -p "127.0.0.1:$WEB_PROXY_PORT:8088" -e WEB_PROXY_ALLOWED_ORIGINS="$page_origin" -e WEB_PROXY_ROUTES="$page_routes" \
+      "$WEB_PROXY_IMAGE" >/dev/null
+    docker run -d --name "$SYSTEM_NAME-web-page" --user 1000:1000 -v "$ROOT/consumers/web-page:/page:ro" \
+      -p "127.0.0.1:$WEB_PAGE_PORT:8089" -e WEB_PAGE_HOST=0.0.0.0 -e WEB_PAGE_AUTH_URL="http://127.0.0.1:$WEB_PROXY_PORT" \
+      -e WEB_PAGE_PERSON_URL="http://127.0.0.1:$WEB_PROXY_PORT" "acme/node-base:${NODE_VERSION%%.*}" node /page/serve.mjs >/dev/null
     ;;
   process)
     "$ROOT/scripts/services/auth-node.sh" build >/dev/null
@@ -52,12 +65,21 @@ case "$runtime" in
     "${MVN[@]}" -q -pl services/person-spring package -DskipTests
     (cd services/auth-node && AUTH_DATA_DIR="$SYSTEM_DIR/auth-data" AUTH_PORT="$AUTH_PORT" \
       AUTH_REST_PORT="$AUTH_REST_PORT" AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" AUTH_ADMIN_PASSWORD="$password" \
-      nohup node dist/src/main.js >"$SYSTEM_DIR/logs/auth-node.log" 2>&1 & echo $! >"$SYSTEM_DIR/auth.pid")
+      nohup env ${SYSTEM_AUTH_ENV:-} node dist/src/main.js >"$SYSTEM_DIR/logs/auth-node.log" 2>&1 & echo $! >"$SYSTEM_DIR/auth.pid")
     PERSON_DATA_DIR="$SYSTEM_DIR/person-data" AUTH_ADDRESS="localhost:$AUTH_PORT" \
       GRPC_PORT="$PERSON_PORT" REST_PORT="$PERSON_REST_PORT" \
       nohup java -jar services/person-spring/target/person-spring-*-exec.jar \
       >"$SYSTEM_DIR/logs/person-spring.log" 2>&1 &
     echo $! >"$SYSTEM_DIR/person.pid"
+    "$ROOT/scripts/services/web-proxy.sh" build
+    WEB_PROXY_LISTEN="127.0.0.1:$WEB_PROXY_PORT" \
+      WEB_PROXY_ROUTES="acme.person.v1.PersonService=127.0.0.1:$PERSON_PORT,acme.auth.v1.AuthService=127.0.0.1:$AUTH_PORT" \
+      WEB_PROXY_DESCRIPTORS="$TOOLS/web-proxy/image/contracts.binpb" WEB_PROXY_ALLOWED_ORIGINS="$page_origin" \
+      nohup "$TOOLS/web-proxy/image/web-proxy" >"$SYSTEM_DIR/logs/web-proxy.log" 2>&1 &
+    echo $! >"$SYSTEM_DIR/web-proxy.pid"
+    WEB_PAGE_PORT="$WEB_PAGE_PORT" WEB_PAGE_AUTH_URL="http://127.0.0.1:$WEB_PROXY_PORT" WEB_PAGE_PERSON_URL="http://127.0.0.1:$WEB_PROXY_PORT" \
+      nohup node consumers/web-page/serve.mjs >"$SYSTEM_DIR/logs/web-page.log" 2>&1 &
+    echo $! >"$SYSTEM_DIR/web-page.pid"
     ;;
   *) die "SYSTEM_RUNTIME must be auto, docker or process, not $runtime" ;;
 esac
@@ -66,12 +88,16 @@ echo "$runtime" >"$SYSTEM_DIR/runtime"
 # Both health services, through a real outside client.
 wait_until "auth-node" grpcurl -plaintext "127.0.0.1:$AUTH_PORT" grpc.health.v1.Health/Check
 wait_until "person-spring" grpcurl -plaintext "127.0.0.1:$PERSON_PORT" grpc.health.v1.Health/Check
+wait_until "web-proxy" curl -s -o /dev/null "http://127.0.0.1:$WEB_PROXY_PORT/"
+wait_until "the web page" curl -sf -o /dev/null "http://127.0.0.1:$WEB_PAGE_PORT/config.json"
 
 cat <<TEXT
 
 The system is up ($runtime), its data in ${SYSTEM_DIR#"$ROOT/"}/ (kept by 'make down'):
   auth-node      gRPC, gRPC-Web, Connect  127.0.0.1:$AUTH_PORT     REST  http://127.0.0.1:$AUTH_REST_PORT/api/login
   person-spring  gRPC                     127.0.0.1:$PERSON_PORT      REST  http://127.0.0.1:$PERSON_REST_PORT/api/people
+  web proxy      Connect, gRPC-Web        127.0.0.1:$WEB_PROXY_PORT      to both services' gRPC, for pages from $page_origin
+  web page       $page_origin/   log in, register, list people, see what is refused (in a browser)
   admin          $ADMIN_USERNAME / $password   (${SYSTEM_DIR#"$ROOT/"}/admin-password)
 
 Try:

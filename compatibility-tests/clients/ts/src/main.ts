@@ -5,7 +5,8 @@
 // In the golden modes stdout carries only the JSON lines (report.ts). Exit 0 once every
 // requested feature was reported (or stdin ended, for exec), 2 on a usage error.
 import { parseArgs } from "node:util";
-import { closeTransports } from "./transport.js";
+import { call } from "./call.js";
+import { closeTransports, nodeTransports } from "./transport.js";
 import { describe, log } from "./report.js";
 import { serve } from "./executor.js";
 import { goldenDecode, goldenEncode } from "./golden/golden.js";
@@ -34,9 +35,11 @@ async function main(): Promise<void> {
   }
   const need = (name: string) => values[name] ?? usage(`--${name} is required for ${mode}`);
   switch (mode) {
-    case "exec":
-      await serve();
+    case "exec": {
+      const transports = nodeTransports();
+      await serve((step) => call(step, transports));
       break;
+    }
     case "golden-encode":
       await goldenEncode(need("vectors"), need("out"));
       break;

@@ -28,14 +28,33 @@ public record Config(Map<String, Server> servers, Map<String, Client> clients, L
       "unary", "client-stream", "server-stream", "bidi", "metadata", "deadline", "cancel",
       "error-details", "unknown-fields", "rest-twin");
 
-  record Server(String name, String image, List<String> protocols, List<String> capabilities) {}
+  /**
+   * A server; webProxy, when set, is the image that translates the protocols a browser speaks
+   * into the server's own (webProtocols), for browser clients only. noBrowser, when set, says
+   * why no page can call the server itself: browser clients then reach it only through its web
+   * proxy, and the harness checks on every run that this still holds (NoBrowser).
+   */
+  record Server(
+      String name, String image, List<String> protocols, List<String> capabilities, String webProxy,
+      List<String> webProtocols, String noBrowser) {
+    Server(String name, String image, List<String> protocols, List<String> capabilities) {
+      this(name, image, protocols, capabilities, null, List.of(), null);
+    }
+  }
 
   /**
    * A client: its executor's folder (run.sh), or none when the harness itself is the client
-   * (harness: true — the REST twins' HTTP client, which has no SDK of ours to run).
+   * (harness: true — the REST twins' HTTP client, which has no SDK of ours to run). A browser
+   * client reaches a server the way a page does: directly where the server speaks its
+   * protocol, through the server's web proxy where it does not. cannot names the capabilities
+   * it lacks, each with the reason, which the matrix prints for the cases it skips.
    */
   record Client(
-      String name, Path dir, List<String> protocols, List<String> capabilities, boolean golden) {
+      String name, Path dir, List<String> protocols, List<String> capabilities, boolean golden, boolean browser,
+      Map<String, String> cannot) {
+    Client(String name, Path dir, List<String> protocols, List<String> capabilities, boolean golden) {
+      this(name, dir, protocols, capabilities, golden, false, Map.of());
+    }
 
     boolean harness() {
       return dir == null;
@@ -53,14 +72,25 @@ public record Config(Map<String, Server> servers, Map<String, Client> clients, L
         .forEach(
             (name, value) -> {
               Map<String, Object> s = map(value, "servers." + name);
-              keys(s, "servers." + name, "image", "protocols", "capabilities");
+              keys(s, "servers." + name, "image", "protocols", "capabilities", "web-proxy", "no-browser");
+              String webProxy = null;
+              List<String> webProtocols = List.of();
+              if (s.containsKey("web-proxy")) {
+                Map<String, Object> w = map(s.get("web-proxy"), "servers." + name + ".web-proxy");
+                keys(w, "servers." + name + ".web-proxy", "image", "protocols");
+                webProxy = imageWithTag(string(w.get("image"), name + ".web-proxy.image"));
+                webProtocols = protocols(w.get("protocols"), name + ".web-proxy");
+              }
               servers.put(
                   name,
                   new Server(
                       name,
                       imageWithTag(string(s.get("image"), name + ".image")),
                       protocols(s.get("protocols"), name),
-                      capabilities(s.get("capabilities"), name)));
+                      capabilities(s.get("capabilities"), name),
+                      webProxy,
+                      webProtocols,
+                      s.containsKey("no-browser") ? string(s.get("no-browser"), name + ".no-browser") : null));
             });
 
     Map<String, Client> clients = new LinkedHashMap<>();
@@ -68,19 +98,30 @@ public record Config(Map<String, Server> servers, Map<String, Client> clients, L
         .forEach(
             (name, value) -> {
               Map<String, Object> c = map(value, "clients." + name);
-              keys(c, "clients." + name, "dir", "harness", "protocols", "capabilities", "golden");
+              keys(c, "clients." + name, "dir", "harness", "protocols", "capabilities", "golden", "browser", "cannot");
               boolean harness = Boolean.TRUE.equals(c.get("harness"));
               if (harness == c.containsKey("dir")) {
                 throw new IllegalArgumentException("features.yaml: clients." + name + " needs either dir or harness: true");
               }
+              List<String> capabilities = capabilities(c.get("capabilities"), name);
+              Map<String, String> cannot = new LinkedHashMap<>();
+              map(c.getOrDefault("cannot", Map.of()), "clients." + name + ".cannot").forEach((capability, reason) -> {
+                known(List.of(capability), name + ".cannot", "capability", CAPABILITIES);
+                if (capabilities.contains(capability)) {
+                  throw new IllegalArgumentException("features.yaml: " + name + " both has and cannot " + capability);
+                }
+                cannot.put(capability, string(reason, name + ".cannot." + capability));
+              });
               clients.put(
                   name,
                   new Client(
                       name,
                       harness ? null : file.getParent().resolve(string(c.get("dir"), name + ".dir")),
                       protocols(c.get("protocols"), name),
-                      capabilities(c.get("capabilities"), name),
-                      Boolean.TRUE.equals(c.get("golden"))));
+                      capabilities,
+                      Boolean.TRUE.equals(c.get("golden")),
+                      Boolean.TRUE.equals(c.get("browser")),
+                      cannot));
             });
     List<String> faults = strings(root.getOrDefault("faults", List.of()), "faults");
     for (String f : faults) {
@@ -96,10 +137,23 @@ public record Config(Map<String, Server> servers, Map<String, Client> clients, L
     return client.capabilities().containsAll(requires) && server.capabilities().containsAll(requires);
   }
 
+  /**
+   * The protocols the client runs the server's cases over: those both speak, and for a browser
+   * client also those the server's web proxy translates.
+   */
   List<String> protocolsOf(Client client, Server server) {
-    List<String> out = new ArrayList<>(server.protocols());
+    List<String> out = new ArrayList<>(client.browser() && server.noBrowser() != null ? List.of() : server.protocols());
+    if (client.browser()) {
+      server.webProtocols().stream().filter(p -> !out.contains(p)).forEach(out::add);
+    }
     out.retainAll(client.protocols());
     return out;
+  }
+
+  /** Why the client cannot run a case that requires these capabilities; null when it can. */
+  static String cannot(Client client, List<String> requires) {
+    return requires.stream().filter(client.cannot()::containsKey).findFirst()
+        .map(c -> c + ": " + client.cannot().get(c)).orElse(null);
   }
 
   List<Client> goldenClients() {

@@ -61,7 +61,7 @@ public final class Main {
       log("starting auth-node and person-spring");
       topology.start();
       log("auth-node at " + topology.authTarget() + ", person-spring at " + topology.personTarget());
-      Sessions sessions = new Sessions(topology, schemas, logs);
+      Sessions sessions = new Sessions(topology, schemas, logs, config);
       List<ClientRun> runs = new ArrayList<>();
       if (!onlyReleased) {
         config.clients().values().forEach(c -> runs.add(new ClientRun(c, schemas)));
@@ -73,7 +73,14 @@ public final class Main {
           List<CaseLibrary.Spec> specs = library.stream()
               .filter(c -> c.server().equals(server.name()) && Config.canRun(client, server, c.requires()))
               .toList();
+          // What the client declares it cannot do is listed with its reason, not silently left out.
+          List<CaseLibrary.Spec> cannot = library.stream()
+              .filter(c -> c.server().equals(server.name()) && server.capabilities().containsAll(c.requires())
+                  && Config.cannot(client, c.requires()) != null)
+              .toList();
           for (String protocol : config.protocolsOf(client, server)) {
+            cannot.forEach(c -> skipped.add(Case.key(client.name(), server.name(), protocol, c.name()) + ": "
+                + Config.cannot(client, c.requires())));
             if (!specs.isEmpty()) {
               cases.addAll(sessions.run(client, run.schemas(), server.name(), protocol, specs, rows, skipped));
             }
@@ -81,6 +88,7 @@ public final class Main {
         }
       }
       reproduceExpectedFailures(cases, expected, runs, library, sessions, rows);
+      cases.addAll(NoBrowser.check(config, topology));
       AuthOutageFault outage = null;
       if (!onlyReleased && config.faults().contains(AuthOutageFault.FAULT)) {
         log("fault: stopping auth-node while person-spring is under calls");

@@ -121,7 +121,7 @@ final class Matrix {
       }
     }
     if (!skipped.isEmpty()) {
-      out.append("\n## Not run: the client's release lacks what the case needs (shown as —)\n\n");
+      out.append("\n## Not run: what the client cannot do, or its release lacks (shown as —)\n\n");
       skipped.forEach(k -> out.append("- `").append(k).append("`\n"));
     }
     List<Row> facts = rows.stream().filter(r -> r.c().server().equals("faults") && !r.c().detail().isEmpty()).toList();

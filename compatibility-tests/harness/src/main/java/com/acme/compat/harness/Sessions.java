@@ -13,8 +13,10 @@ final class Sessions {
   private final Topology topology;
   private final Schemas schemas;
   private final Path logs;
+  private final Config config;
 
-  Sessions(Topology topology, Schemas schemas, Path logs) {
+  Sessions(Topology topology, Schemas schemas, Path logs, Config config) {
+    this.config = config;
     this.topology = topology;
     this.schemas = schemas;
     this.logs = logs;
@@ -35,11 +37,16 @@ final class Sessions {
     String runId = runId();
     System.err.println("==> " + client.name() + " → " + server + " over " + protocol + " ("
         + specs.size() + " cases, run " + runId + ")");
+    // A browser client also gets each server's address as a page reaches it (its web proxy,
+    // where features.yaml gives it one) and the origin its page must be served from.
     Map<String, String> env = Map.of(
         "PERSON_TARGET", topology.personTarget(),
         "AUTH_TARGET", topology.authTarget(),
         "PERSON_REST_TARGET", topology.personRestTarget(),
-        "AUTH_REST_TARGET", topology.authRestTarget());
+        "AUTH_REST_TARGET", topology.authRestTarget(),
+        "PERSON_WEB_TARGET", webTarget("person-spring", topology.personTarget()),
+        "AUTH_WEB_TARGET", webTarget("auth-node", topology.authTarget()),
+        "BROWSER_PAGE_ORIGIN", topology.pageOrigin());
     Path log = logs.resolve(client.name() + "-" + server + "-" + protocol + ".log");
     List<Case> cases = new ArrayList<>();
     try (Session session = new Session(client, server, protocol, runId, schemas, env, log,
@@ -58,6 +65,12 @@ final class Sessions {
       }
     }
     return cases;
+  }
+
+  /** Where a page calls the server: its web proxy, when it has one, else the server itself. */
+  private String webTarget(String server, String direct) {
+    Config.Server spec = config.servers().get(server);
+    return spec != null && spec.webProxy() != null ? topology.webProxyTarget() : direct;
   }
 
   /** Every name a session creates starts with its run id, so sessions never see each other's data. */

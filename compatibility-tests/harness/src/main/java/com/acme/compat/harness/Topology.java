@@ -29,6 +29,9 @@ public final class Topology implements AutoCloseable {
   static final int AUTH_REST_PORT = 8081;
   static final int PERSON_PORT = 9090;
   static final int PERSON_REST_PORT = 8080;
+  /** The alias web-proxy's WEB_PROXY_ROUTES (web-proxy.env) names. */
+  static final String PERSON_ALIAS = "person-spring";
+  static final int WEB_PROXY_PORT = 8088;
 
   private static final String AUTH_READY = ".*\"auth service listening\".*";
 
@@ -39,6 +42,10 @@ public final class Topology implements AutoCloseable {
   private final Network network = Network.newNetwork();
   private final GenericContainer<?> auth;
   private final GenericContainer<?> person;
+  /** person-spring's web proxy: Connect and gRPC-Web from a browser, translated into gRPC. */
+  private final GenericContainer<?> webProxy;
+  /** Where a browser client serves its page from: the one origin the proxy and auth-node allow. */
+  private final String pageOrigin;
   private final Path dbDir;
 
   /**
@@ -68,6 +75,10 @@ public final class Topology implements AutoCloseable {
     authEnv.putAll(authSettings);
     personEnv.putAll(personSettings);
     Map<String, String> limits = EnvFile.read(envDir.resolve("containers.env"));
+    Map<String, String> webProxyEnv = new LinkedHashMap<>(EnvFile.read(envDir.resolve("web-proxy.env")));
+    pageOrigin = "http://127.0.0.1:" + freePort();
+    webProxyEnv.put("WEB_PROXY_ALLOWED_ORIGINS", pageOrigin);
+    authEnv.put("AUTH_CORS_ALLOWED_ORIGINS", pageOrigin);
     adminUsername = EnvFile.require(authEnv, "AUTH_ADMIN_USERNAME");
     authDeadline = Duration.ofMillis(Long.parseLong(EnvFile.require(personEnv, "AUTH_DEADLINE_MS")));
     this.dbDir = dbDir;
@@ -88,6 +99,7 @@ public final class Topology implements AutoCloseable {
         new GenericContainer<>(image(config, "person-spring"))
             .withImagePullPolicy(name -> false)
             .withNetwork(network)
+            .withNetworkAliases(PERSON_ALIAS)
             .withExposedPorts(PERSON_PORT, PERSON_REST_PORT)
             .withEnv(personEnv)
             .withCreateContainerCmdModifier(memory(EnvFile.require(limits, "PERSON_SPRING_MEMORY")))
@@ -96,6 +108,29 @@ public final class Topology implements AutoCloseable {
             .waitingFor(
                 Wait.forLogMessage(".*Started PersonSpringApplication.*", 1)
                     .withStartupTimeout(Duration.ofSeconds(120)));
+    webProxy =
+        new GenericContainer<>(DockerImageName.parse(webProxyImage(config)))
+            .withImagePullPolicy(name -> false)
+            .withNetwork(network)
+            .withExposedPorts(WEB_PROXY_PORT)
+            .withEnv(webProxyEnv)
+            .withCreateContainerCmdModifier(memory(EnvFile.require(limits, "WEB_PROXY_MEMORY")))
+            .waitingFor(Wait.forLogMessage(".*\"web proxy listening\".*", 1).withStartupTimeout(Duration.ofSeconds(30)));
+  }
+
+  private static String webProxyImage(Config config) {
+    Config.Server spec = config.servers().get("person-spring");
+    if (spec == null || spec.webProxy() == null) {
+      throw new IllegalArgumentException("features.yaml declares no web-proxy for person-spring");
+    }
+    return spec.webProxy();
+  }
+
+  /** A port nothing listens on now: the browser's page takes it once the topology is up. */
+  private static int freePort() throws IOException {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
   }
 
   /** The container's memory limit, in docker's notation (512m, 1g): containers.env. */
@@ -115,6 +150,7 @@ public final class Topology implements AutoCloseable {
   public void start() {
     auth.start();
     person.start();
+    webProxy.start();
   }
 
   /** host:port of auth-node's gRPC (and gRPC-Web, Connect) port. */
@@ -130,6 +166,16 @@ public final class Topology implements AutoCloseable {
   /** host:port of person-spring's gRPC port. */
   public String personTarget() {
     return target(person, PERSON_PORT);
+  }
+
+  /** host:port of person-spring's web proxy (Connect and gRPC-Web). */
+  public String webProxyTarget() {
+    return target(webProxy, WEB_PROXY_PORT);
+  }
+
+  /** The origin a browser client's page is served from, the one the proxy and auth-node allow. */
+  public String pageOrigin() {
+    return pageOrigin;
   }
 
   /** host:port of person-spring's REST/JSON twin. */
@@ -181,10 +227,12 @@ public final class Topology implements AutoCloseable {
   public void saveLogs(Path logDir) throws IOException {
     Files.writeString(logDir.resolve("auth-node.container.log"), auth.getLogs());
     Files.writeString(logDir.resolve("person-spring.container.log"), person.getLogs());
+    Files.writeString(logDir.resolve("web-proxy.container.log"), webProxy.getLogs());
   }
 
   @Override
   public void close() {
+    webProxy.stop();
     person.stop();
     auth.stop();
     network.close();

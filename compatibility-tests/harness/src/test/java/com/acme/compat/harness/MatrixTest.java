@@ -88,4 +88,43 @@ class MatrixTest {
     assertEquals(true, Config.canRun(config.clients().get("c"), config.servers().get("s"), List.of("unary")));
     assertEquals(false, Config.canRun(config.clients().get("c"), config.servers().get("s"), List.of("unary", "bidi")));
   }
+
+  @Test
+  void aBrowserClientReachesAServerThroughItsWebProxyAndSaysWhatItCannotDo(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("features.yaml");
+    String servers = "servers:\n  s:\n    image: i\n    protocols: [grpc]\n    capabilities: [unary, client-stream]\n"
+        + "    web-proxy: {image: p, protocols: [grpc-web, connect]}\n";
+    String browser = "  b:\n    dir: b\n    browser: true\n    protocols: [grpc-web, connect]\n    capabilities: [unary]\n"
+        + "    cannot: {client-stream: fetch sends the body whole}\n";
+    String node = "  n:\n    dir: n\n    protocols: [grpc, connect]\n    capabilities: [unary, client-stream]\n";
+    Files.writeString(file, servers + "clients:\n" + browser + node);
+    Config config = Config.load(file);
+    Config.Server s = config.servers().get("s");
+    assertEquals(List.of("grpc-web", "connect"), config.protocolsOf(config.clients().get("b"), s));
+    // Only a browser client takes the proxy; the others speak what the server itself speaks.
+    assertEquals(List.of("grpc"), config.protocolsOf(config.clients().get("n"), s));
+    assertEquals("client-stream: fetch sends the body whole", Config.cannot(config.clients().get("b"), List.of("unary", "client-stream")));
+    assertEquals(null, Config.cannot(config.clients().get("b"), List.of("unary")));
+    // A capability both declared and declared impossible, or an unknown one, is refused.
+    Files.writeString(file, servers + "clients:\n" + browser.replace("capabilities: [unary]", "capabilities: [unary, client-stream]"));
+    assertThrows(IllegalArgumentException.class, () -> Config.load(file));
+    Files.writeString(file, servers + "clients:\n" + browser.replace("client-stream:", "client-streams:"));
+    assertThrows(IllegalArgumentException.class, () -> Config.load(file));
+  }
+
+
+  @Test
+  void aServerNoPageCanCallIsReachedByBrowsersOnlyThroughItsProxy(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("features.yaml");
+    Files.writeString(file, "servers:\n"
+        + "  a:\n    image: i\n    protocols: [grpc, grpc-web, connect]\n    capabilities: [unary]\n"
+        + "    no-browser: cleartext HTTP/2 only\n    web-proxy: {image: w, protocols: [connect]}\n"
+        + "clients:\n  b:\n    dir: b\n    browser: true\n    protocols: [grpc-web, connect]\n    capabilities: [unary]\n"
+        + "  t:\n    dir: t\n    protocols: [grpc, connect]\n    capabilities: [unary]\n");
+    Config config = Config.load(file);
+    Config.Server a = config.servers().get("a");
+    assertEquals(List.of("connect"), config.protocolsOf(config.clients().get("b"), a));
+    // A client that is no browser calls the server itself.
+    assertEquals(List.of("grpc", "connect"), config.protocolsOf(config.clients().get("t"), a));
+  }
 }
