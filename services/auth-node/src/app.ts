@@ -13,6 +13,7 @@ import { HealthState, healthService } from "./health.js";
 import { interceptors } from "./interceptors.js";
 import type { Logger } from "./log.js";
 import { LoginLimiter } from "./login-limiter.js";
+import { createMetrics, type Metrics } from "./metrics.js";
 import { PasswordHasher } from "./passwords.js";
 import { protocolErrors } from "./protocol-errors.js";
 import { DescriptorIndex, reflectionService, reflectionServiceAlpha } from "./reflection.js";
@@ -34,11 +35,13 @@ export interface App {
   auth: ServiceImpl<typeof AuthService>;
   health: HealthState;
   signingKey: SigningKey;
+  metrics: Metrics;
   close(): void;
 }
 
 export async function createApp(config: Config, log: Logger): Promise<App> {
   const validator = createRequestValidator();
+  const metrics = createMetrics(config.metrics.enabled);
   const store = UserStore.open(config.dataDir);
   try {
     const signingKey = await loadOrCreateSigningKey(config.dataDir, log);
@@ -54,6 +57,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       tokens,
       new LoginLimiter(config.loginLimits),
       log,
+      metrics,
     );
     if (store.count() === 0 && config.adminPassword !== undefined) {
       // The configured admin must obey the same rules as any user created over the API.
@@ -74,7 +78,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     const index = new DescriptorIndex(servedServices);
     const auth = authService(accounts);
     const protocol = protocolErrors(log);
-    const callInterceptors = interceptors(log, validator);
+    const callInterceptors = interceptors(log, validator, metrics);
     return {
       routes: routes({
         auth,
@@ -89,6 +93,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       auth,
       health,
       signingKey,
+      metrics,
       close: () => store.close(),
     };
   } catch (err) {

@@ -62,6 +62,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** Which web origins may call the RPC port from a browser (cors.ts). */
   cors: CorsSettings;
+  /** Prometheus metrics (metrics.ts): off, nothing is counted and the port is not opened. */
+  metrics: { enabled: boolean; port: number };
 }
 
 export class ConfigError extends Error {
@@ -122,6 +124,7 @@ export function loadConfig(env: Env = process.env): Config {
     scryptLogN: int("AUTH_SCRYPT_LOG_N", 15, 10, 20),
     shutdownGraceMs: int("AUTH_SHUTDOWN_GRACE_SECONDS", 10, 0, 600) * 1000,
     cors: corsSettings(env, bool("AUTH_CORS_ALLOW_CREDENTIALS", false), int("AUTH_CORS_MAX_AGE_SECONDS", 7200, 0, 86_400)),
+    metrics: { enabled: bool("AUTH_METRICS_ENABLED", true), port: int("AUTH_METRICS_PORT", 9464, 0, 65535) },
   };
 }
 

@@ -24,6 +24,7 @@ import {
 } from "@connectrpc/connect/protocol-grpc";
 import { nodeHeaders, resetError, webHeaders } from "./http2-universal.js";
 import type { Logger } from "./log.js";
+import { type CallRecord, callRecordKey, type Metrics } from "./metrics.js";
 import { notAValidMessage, UNARY_NEEDS_ONE_MESSAGE } from "./protocol-errors.js";
 
 export type UnarySpec = MethodImplSpec & { kind: "unary" };
@@ -37,6 +38,7 @@ export interface GrpcUnaryOptions {
   /** Answers at least this large are compressed when the client accepts it (connect-es's default). */
   compressMinBytes: number;
   log: Logger;
+  metrics: Metrics;
 }
 
 const GRPC_BINARY = /^application\/grpc(?:\+proto)?$/i;
@@ -75,6 +77,7 @@ class GrpcUnaryCall {
   private readonly compression: ReturnType<typeof compressionNegotiate>;
   private readonly timeout: ReturnType<typeof parseTimeout>;
   private readonly context: HandlerContext;
+  private readonly record: CallRecord | undefined;
 
   constructor(
     private readonly spec: UnarySpec,
@@ -84,6 +87,7 @@ class GrpcUnaryCall {
     private readonly options: GrpcUnaryOptions,
     private readonly extra: Record<string, string> | undefined,
   ) {
+    this.record = values.get(callRecordKey);
     this.compression = compressionNegotiate(
       options.acceptCompression,
       (headers["grpc-encoding"] as string | undefined) ?? null,
@@ -159,10 +163,19 @@ class GrpcUnaryCall {
   /** One whole envelope: the request, or a second one, which a unary call must not have. */
   private envelope(flags: number, data: Buffer): void {
     const index = ++this.received;
-    if ((flags & COMPRESSED) === 0 && this.decoding === undefined) return this.accept(index, this.parse(data));
+    if ((flags & COMPRESSED) === 0 && this.decoding === undefined) {
+      const started = performance.now();
+      const message = this.parse(data);
+      this.options.metrics.phase(this.record, "decode", started);
+      return this.accept(index, message);
+    }
     this.decoding = (this.decoding ?? Promise.resolve())
       .then(async () => {
-        if (!this.finished) this.accept(index, this.parse(await this.inflate(flags, data)));
+        if (this.finished) return;
+        const started = performance.now();
+        const message = this.parse(await this.inflate(flags, data));
+        this.options.metrics.phase(this.record, "decode", started);
+        this.accept(index, message);
       })
       .catch((err: unknown) => this.fail(err));
   }
@@ -221,7 +234,9 @@ class GrpcUnaryCall {
     try {
       const message = await invokeUnaryImplementation(this.spec, this.context, this.message as never, this.options.interceptors);
       if (this.finished) return;
+      const started = performance.now();
       output = await this.encode(message);
+      this.options.metrics.phase(this.record, "encode", started);
     } catch (err) {
       return this.fail(err);
     }
@@ -253,6 +268,7 @@ class GrpcUnaryCall {
     const error =
       err instanceof ConnectError ? err : new ConnectError("internal error", Code.Internal, undefined, undefined, err);
     setTrailerStatus(this.context.responseTrailer, error);
+    if (this.record) this.record.code = error.code;
     this.answer(undefined);
   }
 
@@ -262,19 +278,23 @@ class GrpcUnaryCall {
     this.finished = true;
     clearTimeout(this.deadline);
     const { stream } = this;
-    if (stream.destroyed || stream.closed) return;
+    if (stream.destroyed || stream.closed) return this.options.metrics.finish(this.record, Code.Canceled);
     const trailers = nodeHeaders(this.context.responseTrailer);
     stream.respond(nodeHeaders(this.context.responseHeader, { ":status": 200, ...this.extra }), { waitForTrailers: true });
     stream.once("wantTrailers", () => stream.sendTrailers(trailers));
     if (frame) stream.end(frame);
     else stream.end();
+    this.options.metrics.finish(this.record);
   }
 
   private closed(): void {
     clearTimeout(this.deadline);
     if (this.finished) return;
     this.finished = true;
-    this.abort.abort(resetError(this.stream.rstCode));
+    const reason = resetError(this.stream.rstCode);
+    this.abort.abort(reason);
+    if (this.record) this.record.code = reason.code;
+    this.options.metrics.finish(this.record);
   }
 
   private take(n: number): Buffer {

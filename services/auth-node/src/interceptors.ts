@@ -1,14 +1,23 @@
 // The interceptors every RPC runs through, outermost first: every answer names the contracts
-// version; the access log sees the final status; the error boundary turns unexpected
-// exceptions into a bare INTERNAL; validation runs before any handler.
+// version; the access log sees the final status; metrics record it (and, around validation,
+// the validate and handle phases); the error boundary turns unexpected exceptions into a bare
+// INTERNAL; validation runs before any handler. A tracing interceptor belongs beside the
+// access log: it sees every call of every protocol but the REST twin's (rest.ts).
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Validator } from "@bufbuild/protovalidate";
 import type { Logger } from "./log.js";
+import type { Metrics } from "./metrics.js";
 import { validationInterceptor } from "./validation.js";
 import { CONTRACTS_VERSION, CONTRACTS_VERSION_HEADER } from "./contracts-version.js";
 
-export function interceptors(log: Logger, validator: Validator): Interceptor[] {
-  return [contractsVersion, accessLog(log), errorBoundary(log), validationInterceptor(validator)];
+export function interceptors(log: Logger, validator: Validator, metrics: Metrics): Interceptor[] {
+  return [
+    contractsVersion,
+    accessLog(log),
+    ...metrics.outcome(),
+    errorBoundary(log),
+    ...metrics.phased(validationInterceptor(validator)),
+  ];
 }
 
 /** The contracts version in the response headers, or in an error's metadata. */

@@ -49,6 +49,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     scryptLogN: 12,
     shutdownGraceMs: 5000,
     cors: loadConfig({}).cors,
+    metrics: { enabled: true, port: 0 },
     ...overrides,
   };
 }

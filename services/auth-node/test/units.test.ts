@@ -1,12 +1,15 @@
 // Unit tests of the parts with arithmetic or parsing of their own: configuration, the
-// sliding-window login limiter (on a clock the test moves), password hashing.
+// sliding-window login limiter (on a clock the test moves), password hashing, the log writer.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Code } from "@connectrpc/connect";
+import { openSync, closeSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { ConfigError, loadConfig } from "../src/config.js";
+import { asyncLineWriter } from "../src/log-writer.js";
 import { LoginLimiter } from "../src/login-limiter.js";
 import { PasswordHasher } from "../src/passwords.js";
-import { ADMIN, inMemory, rejects } from "./support.js";
+import { ADMIN, inMemory, rejects, removeDir, tempDataDir } from "./support.js";
 
 describe("configuration", () => {
   it("has the documented defaults", () => {
@@ -39,6 +42,8 @@ describe("configuration", () => {
       ["AUTH_TOKEN_TTL_SECONDS", "0"],
       ["AUTH_LOG_LEVEL", "verbose"],
       ["AUTH_SCRYPT_LOG_N", "4"],
+      ["AUTH_METRICS_ENABLED", "1"],
+      ["AUTH_METRICS_PORT", "-1"],
     ]) {
       assert.throws(() => loadConfig({ [name!]: value }), (err: Error) => err instanceof ConfigError && err.message.includes(name!));
     }
@@ -130,5 +135,47 @@ describe("password hashing", () => {
     } finally {
       await m.close();
     }
+  });
+});
+
+describe("log writer", () => {
+  const withFile = async (run: (fd: number, read: () => string[]) => Promise<void>) => {
+    const dir = await tempDataDir();
+    const path = join(dir, "out.log");
+    const fd = openSync(path, "w");
+    try {
+      await run(fd, () => readFileSync(path, "utf8").split("\n").filter((l) => l !== ""));
+    } finally {
+      closeSync(fd);
+      await removeDir(dir);
+    }
+  };
+
+  it("writes every line, in order, and flush waits for them", async () => {
+    await withFile(async (fd, read) => {
+      const out = asyncLineWriter(fd);
+      for (let i = 0; i < 1000; i++) out.write(`line ${i}`);
+      assert.deepEqual(read(), [], "nothing is written on the call's own path");
+      await out.flush();
+      out.write("after");
+      await out.flush();
+      assert.deepEqual(read(), [...Array.from({ length: 1000 }, (_, i) => `line ${i}`), "after"]);
+    });
+  });
+
+  it("drops what does not fit in its queue, and says how many", async () => {
+    await withFile(async (fd, read) => {
+      const out = asyncLineWriter(fd, 100);
+      for (let i = 0; i < 20; i++) out.write(`line ${String(i).padStart(2, "0")}`);
+      await out.flush();
+      out.write("later");
+      await out.flush();
+      const lines = read();
+      // 100 code units hold 12 of the 7-character lines (8 with the newline); 8 are dropped.
+      assert.deepEqual(lines.slice(0, 12), Array.from({ length: 12 }, (_, i) => `line ${String(i).padStart(2, "0")}`));
+      const note = JSON.parse(lines[12]!) as { msg: string; dropped: number };
+      assert.deepEqual([note.msg, note.dropped], ["log lines dropped: the output was too slow", 8]);
+      assert.equal(lines[13], "later");
+    });
   });
 });
