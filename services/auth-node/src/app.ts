@@ -19,8 +19,8 @@ import { protocolErrors } from "./protocol-errors.js";
 import { DescriptorIndex, reflectionService, reflectionServiceAlpha } from "./reflection.js";
 import { routes, servedServices } from "./routes.js";
 import { loadOrCreateSigningKey, type SigningKey } from "./signing-key.js";
+import { openStores, type Stores } from "./store.js";
 import { TokenService } from "./tokens.js";
-import { UserStore } from "./user-store.js";
 import { assertValid, createRequestValidator } from "./validation.js";
 
 export interface App {
@@ -36,15 +36,17 @@ export interface App {
   health: HealthState;
   signingKey: SigningKey;
   metrics: Metrics;
-  close(): void;
+  stores: Stores;
+  close(): Promise<void>;
 }
 
 export async function createApp(config: Config, log: Logger): Promise<App> {
   const validator = createRequestValidator();
   const metrics = createMetrics(config.metrics.enabled);
-  const store = UserStore.open(config.dataDir);
+  const stores = await openStores(config, log);
+  const store = stores.users;
   try {
-    const signingKey = await loadOrCreateSigningKey(config.dataDir, log);
+    const signingKey = await loadOrCreateSigningKey(stores.signingKey, log);
     const tokens = new TokenService(signingKey, {
       issuer: config.issuer,
       audience: config.audience,
@@ -55,11 +57,11 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       store,
       await PasswordHasher.create(config.scryptLogN),
       tokens,
-      new LoginLimiter(config.loginLimits),
+      new LoginLimiter(config.loginLimits, stores.loginFailures),
       log,
       metrics,
     );
-    if (store.count() === 0 && config.adminPassword !== undefined) {
+    if ((await store.count()) === 0 && config.adminPassword !== undefined) {
       // The configured admin must obey the same rules as any user created over the API.
       const request = create(CreateUserRequestSchema, {
         username: config.adminUsername,
@@ -94,10 +96,11 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       health,
       signingKey,
       metrics,
-      close: () => store.close(),
+      stores,
+      close: () => stores.close(),
     };
   } catch (err) {
-    store.close();
+    await stores.close();
     throw err;
   }
 }

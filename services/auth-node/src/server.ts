@@ -72,13 +72,13 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     rpc.close();
     rest.close();
     metrics?.close();
-    app.close();
+    await app.close();
     throw err;
   }
   const port = (rpc.address() as AddressInfo).port;
   const restPort = (rest.address() as AddressInfo).port;
   const metricsPort = metrics ? (metrics.address() as AddressInfo).port : undefined;
-  log.info("auth service listening", { host: config.host, port, restPort, metricsPort, dataDir: config.dataDir });
+  log.info("auth service listening", { host: config.host, port, restPort, metricsPort, store: app.stores.kind, where: app.stores.where });
 
   let closing: Promise<void> | undefined;
   const close = async () => {
@@ -105,7 +105,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
       metrics.closeAllConnections();
       await new Promise<void>((resolve) => metrics.close(() => resolve()));
     }
-    app.close();
+    await app.close();
     log.info("shut down");
   };
   return { port, restPort, metricsPort, app, close: () => (closing ??= close()) };
