@@ -76,7 +76,8 @@ export function createMetrics(enabled: boolean): Metrics {
 const disabled: Metrics = {
   enabled: false,
   registry: undefined,
-  start: () => undefined,
+  // The record still travels with the call: the access log reads it.
+  start: (service, method, protocol) => ({ service, method, protocol, started: performance.now(), code: undefined }),
   finish: () => {},
   phase: () => {},
   login: () => {},

@@ -16,7 +16,8 @@ import type { App } from "./app.js";
 import type { Limits } from "./config.js";
 import { clientAddressKey } from "./context.js";
 import { corsPolicy, type CorsSettings } from "./cors.js";
-import { type GrpcUnaryOptions, isGrpcBinary, serveGrpcUnary, type UnarySpec } from "./grpc-unary.js";
+import { type GrpcUnaryOptions, isGrpcBinary, serveGrpcUnary, type UnaryMethod, type UnarySpec } from "./grpc-unary.js";
+import { unaryInvoker } from "./unary-invoke.js";
 import { serveUniversal } from "./http2-universal.js";
 import type { Logger } from "./log.js";
 import { callRecordKey, type Protocol } from "./metrics.js";
@@ -47,11 +48,13 @@ export function rpcStreamHandler(app: App, options: RpcPortOptions): StreamHandl
     acceptCompression,
     shutdownSignal: options.shutdownSignal,
   });
-  const unary = new Map<string, UnarySpec>();
-  app.routes(recordingUnary(router, unary));
+  const specs = new Map<string, UnarySpec>();
+  app.routes(recordingUnary(router, specs));
+  const unary = new Map<string, UnaryMethod>(
+    [...specs].map(([path, spec]) => [path, { spec, invoke: unaryInvoker(spec, app.callInterceptors) }]),
+  );
   const handlers = new Map<string, UniversalHandler>(router.handlers.map((h) => [h.requestPath, h]));
   const grpcUnary: GrpcUnaryOptions = {
-    interceptors: app.callInterceptors,
     readMaxBytes: limits.messageBytes,
     acceptCompression,
     compressMinBytes: COMPRESS_MIN_BYTES,
