@@ -7,7 +7,7 @@ MAKEFLAGS += --no-print-directory
 
 .PHONY: bench-gate test-bench-gate breaking-releases compat-released release test-release registries registries-down publish test-registries up demo down test-demo help all setup gen format lint format-check breaking drift versions check-versions check sdk \
         test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean \
-        auth-node test-auth-node bench-auth run-auth image-auth \
+        auth-node test-auth-node test-auth-node-postgres bench-auth run-auth image-auth \
         test-person test-person-postgres bench-person run-person image-person test-compat \
         test-fuzz fuzz soak test-soak bench test-bench test-web-proxy test-web-page
 .PHONY: test-charts
@@ -127,6 +127,9 @@ auth-node: setup ## Build services/auth-node (the SDK, the service's generated c
 
 test-auth-node: setup ## The auth service's tests: handlers in memory, the real server over gRPC, gRPC-Web, Connect.
 	@scripts/services/auth-node.sh test
+
+test-auth-node-postgres: setup ## The same tests with auth-node on PostgreSQL (a throwaway server), three replicas sharing it.
+	@scripts/services/auth-node.sh test-postgres
 
 bench-auth: setup ## Benchmark DTO↔protobuf-es mapping vs JSON, and login timing (not part of make test).
 	@scripts/services/auth-node.sh bench

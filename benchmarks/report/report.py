@@ -24,6 +24,7 @@ SCENARIOS = {
     "s6": "phases inside person-spring",
     "xc": "one outside load generator for both protocols",
     "an": "auth-node beside a bare Node server (h2load)",
+    "am": "auth-node with metrics on and off (h2load)",
     "s1x": "scenario 1 by ghz and h2load",
     "s3x": "scenario 3 by ghz and h2load",
 }
@@ -360,6 +361,19 @@ class Report:
         self.p("What a call over HTTP/2 costs more than over HTTP/1.1, per call (1/throughput, µs), for auth-node and for bare Node:", "")
         self.table(["clients", "auth-node: gRPC − REST", "bare Node: h2 − h1"], costs)
 
+    def am(self):
+        f = self.f
+        self.p("## What auth-node's metrics cost (h2load)", "",
+               "ValidateToken over gRPC on two auth-node containers started alike but for `AUTH_METRICS_ENABLED` "
+               "(on: every call counted and timed, with its phases; off: nothing recorded), interleaved in each "
+               "repetition. Calls/s, median (min–max).", "")
+        rows = []
+        for c in ("c1", "c50"):
+            k = lambda s: ("am", "auth-node", s, c, "throughput")
+            rows.append([c[1:], cell(f.stat(*k("metrics-off")), 0), cell(f.stat(*k("metrics-on")), 0),
+                         cell(f.ratio(k("metrics-on"), k("metrics-off")), 3, "×"), cell(self.per_call_us(k("metrics-on"), k("metrics-off")), 1, " µs")])
+        self.table(["clients", "metrics off", "metrics on", "on ÷ off", "cost per call"], rows)
+
     def per_rep(self, a, b):
         ra, rb = self.f.reps(*a), self.f.reps(*b)
         return [ra[k] / rb[k] for k in sorted(ra) if k in rb and rb[k]]
@@ -387,7 +401,7 @@ class Report:
                 f"person-spring `{m.get('person-spring image', m.get('acme/person-spring:latest', '?'))[:19]}`. "
                 f"Settings: {m.get('person-spring settings')}. Warm-ups: {m.get('warm-ups')}.", "",
                 "## Targets", ""]
-        for section in (self.s1, self.s2, self.s3, self.s4, self.s5, self.s6, self.xc, self.an):
+        for section in (self.s1, self.s2, self.s3, self.s4, self.s5, self.s6, self.xc, self.an, self.am):
             section()
         targets = ["| target | ours | verdict |", "|---|---:|---|"] + [f"| {t} | {v} | {ok} |" for t, v, ok in self.targets] + [""]
         charts = [f"![{c}]({c})" for c in self.charts] + [""]

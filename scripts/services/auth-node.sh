@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# services/auth-node.sh [build|test|bench|start|image|image-build] — services/auth-node, the auth service on Node.
+# services/auth-node.sh [build|test|test-postgres|bench|start|image|image-build] — services/auth-node, the auth service on Node.
 # Every mode builds first: the TypeScript SDK (gen/ts/dist, which the service imports as
 # the @acme/contracts workspace package), the service's own code generated from the
 # health/reflection/google.rpc protos, then tsc. `test` runs its node:test suite, `bench`
-# the benchmarks, `start` the service in the foreground, `image` the Docker image
+# the benchmarks, `test-postgres` the same suite on PostgreSQL (a throwaway server,
+# scripts/services/lib-postgres.sh) with the tests that need a shared store (three replicas,
+# the database going away) demanded to run, `start` the service in the foreground, `image` the Docker image
 # acme/auth-node (on the local acme/node-base:24 unless AUTH_NODE_BASE_IMAGE names another).
 source "$(dirname "$0")/../lib.sh"
 mode="${1:-build}"
@@ -65,10 +67,43 @@ image_smoke_test() {
   echo "auth-node image: container turned healthy and shut down gracefully"
 }
 
+# run_suite — node:test over every test file; its JUnit report, to count what was skipped.
+run_suite() {
+  node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout \
+    --test-reporter=junit --test-reporter-destination="$TOOLS/auth-node-tests.xml" 'dist/test/*.test.js'
+}
+
+# test_on_postgres — the suite against a throwaway PostgreSQL: a role that may create
+# databases (each test server gets one of its own) and where its data folder is, for the
+# tests that stop and start the server. None of the suite's tests may be skipped there.
+test_on_postgres() {
+  source "$ROOT/scripts/services/lib-postgres.sh"
+  start_throwaway_postgres
+  local port="${PG_JDBC_URL#jdbc:postgresql://127.0.0.1:}"
+  port="${port%%/*}"
+  as_postgres "$PG_BIN/psql" -q -h 127.0.0.1 -p "$port" -U postgres -d postgres \
+    -c "CREATE ROLE auth LOGIN PASSWORD 'auth' CREATEDB"
+  AUTH_TEST_DATABASE_URL="postgres://auth:auth@127.0.0.1:$port/postgres" \
+    AUTH_TEST_POSTGRES_DATA="$PG_WORK/data" AUTH_TEST_POSTGRES_BIN="$PG_BIN" run_suite
+  python3 - "$TOOLS/auth-node-tests.xml" <<'PY'
+import sys, xml.etree.ElementTree as ET
+cases = ET.parse(sys.argv[1]).getroot().iter("testcase")
+ran, skipped = 0, []
+for case in cases:
+    ran += 1
+    if case.find("skipped") is not None:
+        skipped.append(case.get("name"))
+if ran == 0 or skipped:
+    sys.exit(f"auth-node on PostgreSQL: {ran} tests, skipped: {skipped}; every test must run here")
+print(f"auth-node on PostgreSQL: {ran} tests ran against a real server, none skipped")
+PY
+}
+
 cd "$service"
 case "$mode" in
   build) echo "auth-node: built into services/auth-node/dist" ;;
-  test) node --test --test-concurrency=1 'dist/test/*.test.js' ;;
+  test) run_suite ;;
+  test-postgres) test_on_postgres ;;
   bench)
     node dist/bench/mapping.bench.js
     node dist/bench/login-timing.bench.js
@@ -78,5 +113,5 @@ case "$mode" in
   image) stage_image && image_smoke_test ;;
   # The image alone, for the compatibility harness, which proves far more than the smoke test.
   image-build) stage_image ;;
-  *) die "usage: auth-node.sh [build|test|bench|start|image|image-build]" ;;
+  *) die "usage: auth-node.sh [build|test|test-postgres|bench|start|image|image-build]" ;;
 esac

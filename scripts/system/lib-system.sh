@@ -6,6 +6,8 @@ SYSTEM_NAME="${SYSTEM_NAME:-acme-system}"
 # Host ports, each configurable: what a newcomer's grpcurl and curl talk to.
 AUTH_PORT="${AUTH_PORT:-50051}"
 AUTH_REST_PORT="${AUTH_REST_PORT:-8081}"
+# auth-node's /metrics: a port of its own, on the host only when the services run as processes.
+AUTH_METRICS_PORT="${AUTH_METRICS_PORT:-9464}"
 PERSON_PORT="${PERSON_PORT:-9090}"
 PERSON_REST_PORT="${PERSON_REST_PORT:-8080}"
 # The browser's way in: person-spring's web proxy (Connect, gRPC-Web) and the web page.

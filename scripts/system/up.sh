@@ -64,7 +64,8 @@ case "$runtime" in
     "$ROOT/scripts/sdk/java.sh" build >/dev/null
     "${MVN[@]}" -q -pl services/person-spring package -DskipTests
     (cd services/auth-node && AUTH_DATA_DIR="$SYSTEM_DIR/auth-data" AUTH_PORT="$AUTH_PORT" \
-      AUTH_REST_PORT="$AUTH_REST_PORT" AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" AUTH_ADMIN_PASSWORD="$password" \
+      AUTH_REST_PORT="$AUTH_REST_PORT" AUTH_METRICS_PORT="$AUTH_METRICS_PORT" \
+      AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" AUTH_ADMIN_PASSWORD="$password" \
       nohup env ${SYSTEM_AUTH_ENV:-} node dist/src/main.js >"$SYSTEM_DIR/logs/auth-node.log" 2>&1 & echo $! >"$SYSTEM_DIR/auth.pid")
     PERSON_DATA_DIR="$SYSTEM_DIR/person-data" AUTH_ADDRESS="localhost:$AUTH_PORT" \
       GRPC_PORT="$PERSON_PORT" REST_PORT="$PERSON_REST_PORT" \

@@ -15,6 +15,7 @@ suites=(
   "sdk-ts|scripts/sdk/ts.sh test"
   "sdk-python|scripts/sdk/python.sh test"
   "auth-node|scripts/services/auth-node.sh test"
+  "auth-node-postgres|scripts/services/auth-node.sh test-postgres"
   "submodule-consumer|scripts/tests/submodule-consumer.sh"
   "person-spring|scripts/services/test-person.sh"
   "person-spring-postgres|scripts/services/test-person-postgres.sh"

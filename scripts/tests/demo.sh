@@ -7,6 +7,7 @@ source "$(dirname "$0")/../lib.sh"
 export SYSTEM_NAME="acme-system-test-$$" SYSTEM_DIR="$TOOLS/system-test"
 export AUTH_PORT="$(free_port)" AUTH_REST_PORT="$(free_port)" PERSON_PORT="$(free_port)" PERSON_REST_PORT="$(free_port)"
 export WEB_PROXY_PORT="$(free_port)" WEB_PAGE_PORT="$(free_port)"
+export AUTH_METRICS_PORT="$(free_port)"
 rm -rf "$SYSTEM_DIR"
 trap '"$ROOT/scripts/system/down.sh" >/dev/null; rm -rf "$SYSTEM_DIR"' EXIT
 source "$ROOT/scripts/system/lib-system.sh"

@@ -42,7 +42,7 @@ try {
       times[name]!.push(performance.now() - started);
     }
   }
-  app.close();
+  await app.close();
 
   console.log(`\nLogin latency by outcome — scrypt N=2^${config.scryptLogN}, ${rounds} rounds, in-memory transport\n`);
   console.log("| outcome        | median ms | p90 ms | mean ms |");

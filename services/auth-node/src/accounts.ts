@@ -4,6 +4,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Logger } from "./log.js";
 import type { LoginLimiter } from "./login-limiter.js";
+import type { Metrics } from "./metrics.js";
 import type { PasswordHasher } from "./passwords.js";
 import { InvalidTokenError, type TokenClaims, type TokenService } from "./tokens.js";
 import type { RoleName, UserRecord, UserStore } from "./user-store.js";
@@ -26,27 +27,31 @@ export class Accounts {
     private readonly tokens: TokenService,
     private readonly limiter: LoginLimiter,
     private readonly log: Logger,
+    private readonly metrics: Metrics,
   ) {}
 
   async login(username: string, password: string, clientAddress: string): Promise<IssuedToken> {
-    const retryAfter = this.limiter.retryAfterSeconds(username, clientAddress);
+    const retryAfter = await this.limiter.retryAfterSeconds(username, clientAddress);
     if (retryAfter > 0) {
       this.log.warn("login refused: too many failures", { username, clientAddress, retryAfterSeconds: retryAfter });
+      this.metrics.login("throttled");
       throw tooManyFailures(retryAfter);
     }
-    const user = this.store.find(username);
+    const user = await this.store.find(username);
     // Always one key derivation, against a dummy hash when the user is unknown, and the
     // disabled check only after it: every failing path costs the same.
     const passwordOk = await this.hasher.verify(password, user?.passwordHash);
     if (!user || !passwordOk || user.disabled) {
-      this.limiter.recordFailure(username, clientAddress);
+      await this.limiter.recordFailure(username, clientAddress);
       const reason = !user ? "unknown user" : !passwordOk ? "wrong password" : "user disabled";
       this.log.info("login failed", { username, clientAddress, reason });
+      this.metrics.login("failed");
       throw new ConnectError(LOGIN_FAILED, Code.Unauthenticated);
     }
-    this.limiter.recordSuccess(username, clientAddress);
+    await this.limiter.recordSuccess(username, clientAddress);
     const issued = await this.tokens.issue(user.username, user.roles);
     this.log.info("login succeeded", { username, clientAddress });
+    this.metrics.login("success");
     return issued;
   }
 
@@ -58,13 +63,16 @@ export class Accounts {
     } catch (err) {
       if (!(err instanceof InvalidTokenError)) throw err;
       this.log.debug("token refused", { reason: err.message });
+      this.metrics.token(err.expired ? "expired" : "invalid");
       throw new ConnectError(err.expired ? TOKEN_EXPIRED : TOKEN_INVALID, Code.Unauthenticated);
     }
-    const user = this.store.find(claims.subject);
+    const user = await this.store.find(claims.subject);
     if (!user || user.disabled) {
       this.log.debug("token refused", { reason: user ? "user disabled" : "user unknown", subject: claims.subject });
+      this.metrics.token(user ? "user_disabled" : "user_unknown");
       throw new ConnectError(TOKEN_INVALID, Code.Unauthenticated);
     }
+    this.metrics.token("valid");
     return claims;
   }
 
@@ -76,27 +84,27 @@ export class Accounts {
       disabled: false,
       createdAt: new Date(),
     };
-    if (!this.store.insert(user)) {
+    if (!(await this.store.insert(user))) {
       throw new ConnectError(`user "${username}" already exists`, Code.AlreadyExists);
     }
     this.log.info("user created", { username, roles });
     return user;
   }
 
-  disableUser(username: string): UserRecord {
-    const user = this.store.disable(username);
+  async disableUser(username: string): Promise<UserRecord> {
+    const user = await this.store.disable(username);
     if (!user) throw new ConnectError(`user "${username}" not found`, Code.NotFound);
     this.log.info("user disabled", { username });
     return user;
   }
 
-  listUsers(): UserRecord[] {
+  listUsers(): Promise<UserRecord[]> {
     return this.store.list();
   }
 
   /** First start: create the configured admin when there are no users at all. */
   async bootstrapAdmin(username: string, password: string | undefined): Promise<void> {
-    if (this.store.count() > 0) return;
+    if ((await this.store.count()) > 0) return;
     if (!password || password.length < 12) {
       throw new Error("the user database is empty: set AUTH_ADMIN_PASSWORD (12 characters or more) to create the first admin");
     }

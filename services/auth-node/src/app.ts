@@ -13,13 +13,14 @@ import { HealthState, healthService } from "./health.js";
 import { interceptors } from "./interceptors.js";
 import type { Logger } from "./log.js";
 import { LoginLimiter } from "./login-limiter.js";
+import { createMetrics, type Metrics } from "./metrics.js";
 import { PasswordHasher } from "./passwords.js";
 import { protocolErrors } from "./protocol-errors.js";
 import { DescriptorIndex, reflectionService, reflectionServiceAlpha } from "./reflection.js";
 import { routes, servedServices } from "./routes.js";
 import { loadOrCreateSigningKey, type SigningKey } from "./signing-key.js";
+import { openStores, type Stores } from "./store.js";
 import { TokenService } from "./tokens.js";
-import { UserStore } from "./user-store.js";
 import { assertValid, createRequestValidator } from "./validation.js";
 
 export interface App {
@@ -34,14 +35,18 @@ export interface App {
   auth: ServiceImpl<typeof AuthService>;
   health: HealthState;
   signingKey: SigningKey;
-  close(): void;
+  metrics: Metrics;
+  stores: Stores;
+  close(): Promise<void>;
 }
 
 export async function createApp(config: Config, log: Logger): Promise<App> {
   const validator = createRequestValidator();
-  const store = UserStore.open(config.dataDir);
+  const metrics = createMetrics(config.metrics.enabled);
+  const stores = await openStores(config, log);
+  const store = stores.users;
   try {
-    const signingKey = await loadOrCreateSigningKey(config.dataDir, log);
+    const signingKey = await loadOrCreateSigningKey(stores.signingKey, log);
     const tokens = new TokenService(signingKey, {
       issuer: config.issuer,
       audience: config.audience,
@@ -52,10 +57,11 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       store,
       await PasswordHasher.create(config.scryptLogN),
       tokens,
-      new LoginLimiter(config.loginLimits),
+      new LoginLimiter(config.loginLimits, stores.loginFailures),
       log,
+      metrics,
     );
-    if (store.count() === 0 && config.adminPassword !== undefined) {
+    if ((await store.count()) === 0 && config.adminPassword !== undefined) {
       // The configured admin must obey the same rules as any user created over the API.
       const request = create(CreateUserRequestSchema, {
         username: config.adminUsername,
@@ -74,7 +80,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     const index = new DescriptorIndex(servedServices);
     const auth = authService(accounts);
     const protocol = protocolErrors(log);
-    const callInterceptors = interceptors(log, validator);
+    const callInterceptors = interceptors(log, validator, metrics);
     return {
       routes: routes({
         auth,
@@ -89,10 +95,12 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       auth,
       health,
       signingKey,
-      close: () => store.close(),
+      metrics,
+      stores,
+      close: () => stores.close(),
     };
   } catch (err) {
-    store.close();
+    await stores.close();
     throw err;
   }
 }

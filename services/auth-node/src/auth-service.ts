@@ -50,12 +50,12 @@ export function authService(accounts: Accounts): ServiceImpl<typeof AuthService>
 
     async disableUser(req, ctx) {
       await requireAdmin(ctx);
-      return { user: userMessage(accounts.disableUser(req.username)) };
+      return { user: userMessage(await accounts.disableUser(req.username)) };
     },
 
     async listUsers(_req, ctx) {
       await requireAdmin(ctx);
-      return { users: accounts.listUsers().map(userMessage) };
+      return { users: (await accounts.listUsers()).map(userMessage) };
     },
   };
 }

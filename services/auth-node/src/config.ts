@@ -4,6 +4,7 @@
 import { resolve } from "node:path";
 import { type CorsSettings, parseOrigins } from "./cors.js";
 import { type LogLevel, logLevels } from "./log.js";
+import type { PostgresSettings } from "./postgres-store.js";
 
 /**
  * Failed-login limits, each over a sliding window. None can lock the owner of an account out
@@ -47,6 +48,8 @@ export interface Config {
   /** The REST/JSON twin and the JWKS document (HTTP/1.1). 0 picks a free port. */
   restPort: number;
   dataDir: string;
+  /** PostgreSQL, shared by every replica; undefined: SQLite in dataDir (store.ts). */
+  database: PostgresSettings | undefined;
   issuer: string;
   audience: string;
   tokenTtlSeconds: number;
@@ -62,6 +65,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** Which web origins may call the RPC port from a browser (cors.ts). */
   cors: CorsSettings;
+  /** Prometheus metrics (metrics.ts): off, nothing is counted and the port is not opened. */
+  metrics: { enabled: boolean; port: number };
 }
 
 export class ConfigError extends Error {
@@ -98,6 +103,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: int("AUTH_PORT", 50051, 0, 65535),
     restPort: int("AUTH_REST_PORT", 8081, 0, 65535),
     dataDir: resolve(str("AUTH_DATA_DIR", "data")),
+    database: databaseSettings(env["AUTH_DATABASE_URL"], int("AUTH_DATABASE_POOL_SIZE", 10, 1, 1000), int("AUTH_DATABASE_TIMEOUT_SECONDS", 5, 1, 300)),
     issuer: str("AUTH_ISSUER", "acme-auth"),
     audience: str("AUTH_AUDIENCE", "acme"),
     tokenTtlSeconds: int("AUTH_TOKEN_TTL_SECONDS", 3600, 1, 7 * 24 * 3600),
@@ -122,7 +128,22 @@ export function loadConfig(env: Env = process.env): Config {
     scryptLogN: int("AUTH_SCRYPT_LOG_N", 15, 10, 20),
     shutdownGraceMs: int("AUTH_SHUTDOWN_GRACE_SECONDS", 10, 0, 600) * 1000,
     cors: corsSettings(env, bool("AUTH_CORS_ALLOW_CREDENTIALS", false), int("AUTH_CORS_MAX_AGE_SECONDS", 7200, 0, 86_400)),
+    metrics: { enabled: bool("AUTH_METRICS_ENABLED", true), port: int("AUTH_METRICS_PORT", 9464, 0, 65535) },
   };
+}
+
+function databaseSettings(url: string | undefined, poolSize: number, timeoutSeconds: number): PostgresSettings | undefined {
+  if (url === undefined || url === "") return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError("AUTH_DATABASE_URL is not a URL (postgres://user:password@host:port/database)");
+  }
+  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") {
+    throw new ConfigError(`AUTH_DATABASE_URL must be a postgres:// URL, not ${parsed.protocol}//…`);
+  }
+  return { url, poolSize, timeoutMs: timeoutSeconds * 1000 };
 }
 
 function corsSettings(env: Env, allowCredentials: boolean, maxAgeSeconds: number): CorsSettings {

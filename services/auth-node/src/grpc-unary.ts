@@ -10,8 +10,8 @@
 // refusals of protocol-errors.ts: INVALID_ARGUMENT for what cannot be decoded.
 import type { IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
-import { Code, ConnectError, type ContextValues, type HandlerContext, type Interceptor, type MethodImplSpec } from "@connectrpc/connect";
-import { type Compression, compressionNegotiate, invokeUnaryImplementation } from "@connectrpc/connect/protocol";
+import { Code, ConnectError, type ContextValues, type MethodImplSpec } from "@connectrpc/connect";
+import { type Compression, compressionNegotiate } from "@connectrpc/connect/protocol";
 import {
   contentTypeProto,
   grpcStatusOk,
@@ -22,21 +22,28 @@ import {
   parseTimeout,
   setTrailerStatus,
 } from "@connectrpc/connect/protocol-grpc";
-import { nodeHeaders, resetError, webHeaders } from "./http2-universal.js";
+import { nodeHeaders, resetError } from "./http2-universal.js";
 import type { Logger } from "./log.js";
+import { type CallRecord, callRecordKey, type Metrics } from "./metrics.js";
 import { notAValidMessage, UNARY_NEEDS_ONE_MESSAGE } from "./protocol-errors.js";
+import { CallContext, type Invoke } from "./unary-invoke.js";
 
 export type UnarySpec = MethodImplSpec & { kind: "unary" };
 
+/** A unary method the path serves: its implementation with the interceptors around it. */
+export interface UnaryMethod {
+  spec: UnarySpec;
+  invoke: Invoke;
+}
+
 export interface GrpcUnaryOptions {
-  /** The interceptors every call runs through (interceptors.ts), outermost first. */
-  interceptors: Interceptor[];
   /** One request message, after decompression. */
   readMaxBytes: number;
   acceptCompression: Compression[];
   /** Answers at least this large are compressed when the client accepts it (connect-es's default). */
   compressMinBytes: number;
   log: Logger;
+  metrics: Metrics;
 }
 
 const GRPC_BINARY = /^application\/grpc(?:\+proto)?$/i;
@@ -48,7 +55,7 @@ export function isGrpcBinary(headers: IncomingHttpHeaders): boolean {
 }
 
 export function serveGrpcUnary(
-  spec: UnarySpec,
+  method: UnaryMethod,
   stream: ServerHttp2Stream,
   headers: IncomingHttpHeaders,
   values: ContextValues,
@@ -56,7 +63,7 @@ export function serveGrpcUnary(
   /** Headers the port adds to the answer (CORS). */
   extra?: Record<string, string>,
 ): void {
-  new GrpcUnaryCall(spec, stream, headers, values, options, extra).start();
+  new GrpcUnaryCall(method, stream, headers, values, options, extra).start();
 }
 
 class GrpcUnaryCall {
@@ -74,16 +81,20 @@ class GrpcUnaryCall {
   private deadline: NodeJS.Timeout | undefined;
   private readonly compression: ReturnType<typeof compressionNegotiate>;
   private readonly timeout: ReturnType<typeof parseTimeout>;
-  private readonly context: HandlerContext;
+  private readonly context: CallContext;
+  private readonly record: CallRecord | undefined;
+  private readonly spec: UnarySpec;
 
   constructor(
-    private readonly spec: UnarySpec,
+    private readonly method: UnaryMethod,
     private readonly stream: ServerHttp2Stream,
     headers: IncomingHttpHeaders,
     values: ContextValues,
     private readonly options: GrpcUnaryOptions,
     private readonly extra: Record<string, string> | undefined,
   ) {
+    this.spec = method.spec;
+    this.record = values.get(callRecordKey);
     this.compression = compressionNegotiate(
       options.acceptCompression,
       (headers["grpc-encoding"] as string | undefined) ?? null,
@@ -98,19 +109,17 @@ class GrpcUnaryCall {
     responseTrailer.set(headerGrpcStatus, grpcStatusOk);
     const timeoutMs = this.timeout.timeoutMs;
     const deadlineAt = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
-    this.context = {
-      method: spec.method,
-      service: spec.method.parent,
-      requestMethod: "POST",
-      protocolName: "grpc",
-      url: `http://${headers[":authority"] ?? "localhost"}${headers[":path"]}`,
-      signal: this.abort.signal,
-      timeoutMs: () => (deadlineAt === undefined ? undefined : deadlineAt - Date.now()),
-      requestHeader: webHeaders(headers),
+    this.context = new CallContext(
+      method.spec.method,
+      "grpc",
+      `http://${headers[":authority"] ?? "localhost"}${headers[":path"]}`,
+      this.abort.signal,
+      () => (deadlineAt === undefined ? undefined : deadlineAt - Date.now()),
+      headers,
       responseHeader,
       responseTrailer,
       values,
-    };
+    );
   }
 
   start(): void {
@@ -159,10 +168,19 @@ class GrpcUnaryCall {
   /** One whole envelope: the request, or a second one, which a unary call must not have. */
   private envelope(flags: number, data: Buffer): void {
     const index = ++this.received;
-    if ((flags & COMPRESSED) === 0 && this.decoding === undefined) return this.accept(index, this.parse(data));
+    if ((flags & COMPRESSED) === 0 && this.decoding === undefined) {
+      const started = performance.now();
+      const message = this.parse(data);
+      this.options.metrics.phase(this.record, "decode", started);
+      return this.accept(index, message);
+    }
     this.decoding = (this.decoding ?? Promise.resolve())
       .then(async () => {
-        if (!this.finished) this.accept(index, this.parse(await this.inflate(flags, data)));
+        if (this.finished) return;
+        const started = performance.now();
+        const message = this.parse(await this.inflate(flags, data));
+        this.options.metrics.phase(this.record, "decode", started);
+        this.accept(index, message);
       })
       .catch((err: unknown) => this.fail(err));
   }
@@ -219,19 +237,21 @@ class GrpcUnaryCall {
     if (this.received === 0) return this.fail(this.refused(UNARY_NEEDS_ONE_MESSAGE));
     let output: Uint8Array;
     try {
-      const message = await invokeUnaryImplementation(this.spec, this.context, this.message as never, this.options.interceptors);
+      const message = await this.method.invoke(this.context, this.message);
       if (this.finished) return;
+      const started = performance.now();
       output = await this.encode(message);
+      this.options.metrics.phase(this.record, "encode", started);
     } catch (err) {
       return this.fail(err);
     }
     this.answer(output);
   }
 
-  private async encode(message: Parameters<typeof toBinary>[1]): Promise<Uint8Array> {
+  private async encode(message: unknown): Promise<Uint8Array> {
     let bytes: Uint8Array;
     try {
-      bytes = toBinary(this.spec.method.output, message);
+      bytes = toBinary(this.spec.method.output, message as never);
     } catch (err) {
       throw new ConnectError(`serialize binary: ${err instanceof Error ? err.message : String(err)}`, Code.Internal);
     }
@@ -253,6 +273,7 @@ class GrpcUnaryCall {
     const error =
       err instanceof ConnectError ? err : new ConnectError("internal error", Code.Internal, undefined, undefined, err);
     setTrailerStatus(this.context.responseTrailer, error);
+    if (this.record) this.record.code = error.code;
     this.answer(undefined);
   }
 
@@ -262,19 +283,23 @@ class GrpcUnaryCall {
     this.finished = true;
     clearTimeout(this.deadline);
     const { stream } = this;
-    if (stream.destroyed || stream.closed) return;
+    if (stream.destroyed || stream.closed) return this.options.metrics.finish(this.record, Code.Canceled);
     const trailers = nodeHeaders(this.context.responseTrailer);
     stream.respond(nodeHeaders(this.context.responseHeader, { ":status": 200, ...this.extra }), { waitForTrailers: true });
     stream.once("wantTrailers", () => stream.sendTrailers(trailers));
     if (frame) stream.end(frame);
     else stream.end();
+    this.options.metrics.finish(this.record);
   }
 
   private closed(): void {
     clearTimeout(this.deadline);
     if (this.finished) return;
     this.finished = true;
-    this.abort.abort(resetError(this.stream.rstCode));
+    const reason = resetError(this.stream.rstCode);
+    this.abort.abort(reason);
+    if (this.record) this.record.code = reason.code;
+    this.options.metrics.finish(this.record);
   }
 
   private take(n: number): Buffer {

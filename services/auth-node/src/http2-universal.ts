@@ -8,6 +8,7 @@ import { constants, type IncomingHttpHeaders, type ServerHttp2Stream } from "nod
 import { Code, ConnectError, type ContextValues } from "@connectrpc/connect";
 import type { UniversalHandler, UniversalServerRequest, UniversalServerResponse } from "@connectrpc/connect/protocol";
 import type { Logger } from "./log.js";
+import { callRecordKey, type Metrics } from "./metrics.js";
 
 export function serveUniversal(
   handler: UniversalHandler,
@@ -15,9 +16,11 @@ export function serveUniversal(
   headers: IncomingHttpHeaders,
   contextValues: ContextValues,
   log: Logger,
+  metrics: Metrics,
   /** Headers the port adds to the answer (CORS). */
   extra?: Record<string, string>,
 ): void {
+  const record = contextValues.get(callRecordKey);
   const abort = new AbortController();
   // Always with a reason: without one AbortController makes a DOMException, and its stack.
   stream.once("close", () => abort.abort(resetError(stream.rstCode)));
@@ -33,11 +36,20 @@ export function serveUniversal(
     contextValues,
   };
   handler(request)
-    .then((response) => writeResponse(response, stream, extra))
+    .then(async (response) => {
+      const answered = await writeResponse(response, stream, extra);
+      // What the interceptors or protocol-errors.ts did not see: an answer connect-es gave on
+      // its own, or none, to a client that had gone.
+      const fallback = !answered ? Code.Canceled : response.status === 415 || response.status === 405 ? Code.Unimplemented : Code.Unknown;
+      metrics.finish(record, fallback);
+    })
     .catch((err: unknown) => {
-      if (ConnectError.from(err).code !== Code.Canceled) {
+      const code = ConnectError.from(err).code;
+      if (code !== Code.Canceled) {
         log.error("could not answer a call", { procedure: `${handler.service.typeName}/${handler.method.name}`, err });
       }
+      if (record) record.code = code;
+      metrics.finish(record);
       if (!stream.destroyed) stream.close(constants.NGHTTP2_INTERNAL_ERROR);
     });
 }
@@ -61,12 +73,13 @@ export function nodeHeaders(web: Headers, into: Record<string, string | number> 
   return into;
 }
 
-async function writeResponse(response: UniversalServerResponse, stream: ServerHttp2Stream, extra?: Record<string, string>): Promise<void> {
+/** Writes the answer; false when the stream had closed before it could. */
+async function writeResponse(response: UniversalServerResponse, stream: ServerHttp2Stream, extra?: Record<string, string>): Promise<boolean> {
   const body = response.body?.[Symbol.asyncIterator]();
   try {
     // The headers go after the first body chunk, so a handler can still add to them.
     let chunk = body ? await body.next() : { done: true as const, value: undefined };
-    if (stream.destroyed || stream.closed) return;
+    if (stream.destroyed || stream.closed) return false;
     const trailers = response.trailer && [...response.trailer.keys()].length > 0 ? nodeHeaders(response.trailer) : undefined;
     stream.respond(nodeHeaders(response.header ?? new Headers(), { ":status": response.status, ...extra }), { waitForTrailers: trailers !== undefined });
     if (trailers) stream.once("wantTrailers", () => stream.sendTrailers(trailers));
@@ -74,6 +87,7 @@ async function writeResponse(response: UniversalServerResponse, stream: ServerHt
       if (!stream.write(chunk.value)) await drained(stream);
     }
     stream.end();
+    return true;
   } finally {
     await body?.return?.();
     // A request refused before it was read whole would keep its unread data, and so the

@@ -1,14 +1,23 @@
 // The interceptors every RPC runs through, outermost first: every answer names the contracts
-// version; the access log sees the final status; the error boundary turns unexpected
-// exceptions into a bare INTERNAL; validation runs before any handler.
+// version; the access log sees the final status; metrics record it (and, around validation,
+// the validate and handle phases); the error boundary turns unexpected exceptions into a bare
+// INTERNAL; validation runs before any handler. A tracing interceptor belongs beside the
+// access log: it sees every call of every protocol but the REST twin's (rest.ts).
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Validator } from "@bufbuild/protovalidate";
 import type { Logger } from "./log.js";
+import { callRecordKey, type Metrics } from "./metrics.js";
 import { validationInterceptor } from "./validation.js";
 import { CONTRACTS_VERSION, CONTRACTS_VERSION_HEADER } from "./contracts-version.js";
 
-export function interceptors(log: Logger, validator: Validator): Interceptor[] {
-  return [contractsVersion, accessLog(log), errorBoundary(log), validationInterceptor(validator)];
+export function interceptors(log: Logger, validator: Validator, metrics: Metrics): Interceptor[] {
+  return [
+    contractsVersion,
+    accessLog(log),
+    ...metrics.outcome(),
+    errorBoundary(log),
+    ...metrics.phased(validationInterceptor(validator)),
+  ];
 }
 
 /** The contracts version in the response headers, or in an error's metadata. */
@@ -27,8 +36,13 @@ export const contractsVersion: Interceptor = (next) => async (req) => {
 /** One line per call: procedure, protocol, status code, duration. No messages, no metadata. */
 export function accessLog(log: Logger): Interceptor {
   return (next) => async (req) => {
-    const started = performance.now();
-    const fields = { procedure: `${req.service.typeName}/${req.method.name}`, contentType: req.header.get("content-type") };
+    const record = req.contextValues.get(callRecordKey);
+    const started = record?.started ?? performance.now();
+    const fields = {
+      procedure: record ? `${record.service}/${record.method}` : `${req.service.typeName}/${req.method.name}`,
+      // The transport's word for it; the media type where no transport said (in-memory tests).
+      protocol: record?.protocol ?? req.header.get("content-type"),
+    };
     const done = (code: string) => log.info("rpc", { ...fields, code, ms: Math.round((performance.now() - started) * 10) / 10 });
     try {
       const res = await next(req);
@@ -45,13 +59,13 @@ export function accessLog(log: Logger): Interceptor {
 /** Exceptions that are not ConnectErrors are bugs or broken infrastructure: log them in full
  * and tell the caller only INTERNAL, so no internals (SQL, paths, stack) leak. */
 export function errorBoundary(log: Logger): Interceptor {
-  const hide = (err: unknown, procedure: string): unknown => {
+  const hide = (err: unknown, procedure: () => string): unknown => {
     if (err instanceof ConnectError) return err;
-    log.error("unexpected error", { procedure, err });
+    log.error("unexpected error", { procedure: procedure(), err });
     return new ConnectError("internal error", Code.Internal);
   };
   return (next) => async (req) => {
-    const procedure = `${req.service.typeName}/${req.method.name}`;
+    const procedure = () => `${req.service.typeName}/${req.method.name}`;
     try {
       const res = await next(req);
       if (!res.stream) return res;

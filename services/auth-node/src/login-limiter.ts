@@ -8,61 +8,122 @@
 //     usual addresses keep working (the server-side form of OWASP's "device cookies").
 // Over a limit, attempts are refused without checking the password until the oldest failure
 // leaves the window. Counting is by the username asked for, existing or not, so the limits
-// reveal nothing about which users exist. Everything is in memory, per process, and bounded.
+// reveal nothing about which users exist.
+//
+// The rules are here; where failures are kept is a LimiterStorage: in memory, per process and
+// bounded (MemoryLimiterStorage, the SQLite default's), or in PostgreSQL, shared by every
+// replica (postgres-store.ts), so failures spread over replicas count together.
 import type { LoginLimits } from "./config.js";
 
 /** How long an address stays trusted for a user after a successful login from it. */
-const TRUST_MS = 30 * 24 * 3600 * 1000;
+export const TRUST_MS = 30 * 24 * 3600 * 1000;
 /** Addresses remembered per user; the least recently used is forgotten first. */
-const TRUSTED_PER_USER = 16;
-/** Failure counters kept at most; past it the oldest are dropped, so memory stays bounded. */
+export const TRUSTED_PER_USER = 16;
+/** Failure counters kept at most in memory; past it the oldest are dropped. */
 const MAX_COUNTERS = 100_000;
 
-export class LoginLimiter {
-  private readonly failures = new Map<string, number[]>();
-  private readonly trusted = new Map<string, Map<string, number>>();
-  private recorded = 0;
+/** Where failures and trusted addresses are kept. Times are milliseconds since the epoch. */
+export interface LimiterStorage {
+  /** For each key, the times of its failures after since, oldest first. */
+  failures(keys: readonly string[], since: number): Promise<number[][]>;
+  addFailure(keys: readonly string[], at: number, windowMs: number): Promise<void>;
+  clearFailures(key: string): Promise<void>;
+  /** When the user last logged in from the address, if it is one of theirs. */
+  trustedSince(username: string, address: string): Promise<number | undefined>;
+  /** Remembers the address for the user, forgetting all but the TRUSTED_PER_USER latest. */
+  trust(username: string, address: string, at: number): Promise<void>;
+}
 
+export class LoginLimiter {
   constructor(
     private readonly limits: LoginLimits,
+    private readonly storage: LimiterStorage = new MemoryLimiterStorage(),
     private readonly now: () => number = Date.now,
   ) {}
 
   /** Seconds until an attempt may be made again, or 0 when it may be made now. */
-  retryAfterSeconds(username: string, address: string): number {
+  async retryAfterSeconds(username: string, address: string): Promise<number> {
+    const now = this.now();
+    const windowMs = this.limits.windowSeconds * 1000;
+    const [[pair, byAddress, byUser], trustedSince] = await Promise.all([
+      this.storage.failures([pairKey(username, address), addressKey(address), userKey(username)], now - windowMs),
+      this.storage.trustedSince(username, address),
+    ]);
+    const trusted = trustedSince !== undefined && now - trustedSince < TRUST_MS;
     const wait = Math.max(
-      this.wait(pairKey(username, address), this.limits.perUserAndAddress),
-      this.wait(addressKey(address), this.limits.perAddress),
-      this.isTrusted(username, address) ? 0 : this.wait(userKey(username), this.limits.perUser),
+      waitFor(pair!, this.limits.perUserAndAddress, windowMs, now),
+      waitFor(byAddress!, this.limits.perAddress, windowMs, now),
+      trusted ? 0 : waitFor(byUser!, this.limits.perUser, windowMs, now),
     );
     return Math.ceil(wait / 1000);
   }
 
-  recordFailure(username: string, address: string): void {
-    const at = this.now();
-    for (const key of [pairKey(username, address), addressKey(address), userKey(username)]) {
-      const list = this.recent(key);
-      list.push(at);
-      this.failures.set(key, list);
-    }
-    // Forget keys whose failures have all aged out, so memory follows recent traffic only.
-    if (++this.recorded % 1000 === 0) {
-      for (const key of [...this.failures.keys()]) this.recent(key);
-    }
-    for (const key of this.failures.keys()) {
-      if (this.failures.size <= MAX_COUNTERS) break;
-      this.failures.delete(key);
-    }
+  recordFailure(username: string, address: string): Promise<void> {
+    return this.storage.addFailure(
+      [pairKey(username, address), addressKey(address), userKey(username)],
+      this.now(),
+      this.limits.windowSeconds * 1000,
+    );
   }
 
   /** A successful login clears the pair's failures and trusts the address for the user. Not
    * the address's count (one good password must not reset an address guessing at many
    * accounts), nor the user's (the owner logging in must not reset a distributed attack). */
-  recordSuccess(username: string, address: string): void {
-    this.failures.delete(pairKey(username, address));
+  async recordSuccess(username: string, address: string): Promise<void> {
+    await this.storage.clearFailures(pairKey(username, address));
+    await this.storage.trust(username, address, this.now());
+  }
+}
+
+/** How long until fewer than limit failures are left in the window (failures oldest first). */
+function waitFor(failures: number[], limit: number, windowMs: number, now: number): number {
+  if (failures.length < limit) return 0;
+  return failures[failures.length - limit]! + windowMs - now;
+}
+
+// JSON: unambiguous whatever a username holds, and no NUL (PostgreSQL text cannot hold one).
+const pairKey = (username: string, address: string) => `pair:${JSON.stringify([username, address])}`;
+const addressKey = (address: string) => `addr:${address}`;
+const userKey = (username: string) => `user:${username}`;
+
+/** One process's failures, in memory and bounded: keys whose failures aged out are forgotten. */
+export class MemoryLimiterStorage implements LimiterStorage {
+  private readonly failureTimes = new Map<string, number[]>();
+  private readonly trusted = new Map<string, Map<string, number>>();
+  private recorded = 0;
+
+  async failures(keys: readonly string[], since: number): Promise<number[][]> {
+    return keys.map((key) => this.recent(key, since));
+  }
+
+  async addFailure(keys: readonly string[], at: number, windowMs: number): Promise<void> {
+    for (const key of keys) {
+      const list = this.recent(key, at - windowMs);
+      list.push(at);
+      this.failureTimes.set(key, list);
+    }
+    // Forget keys whose failures have all aged out, so memory follows recent traffic only.
+    if (++this.recorded % 1000 === 0) {
+      for (const key of [...this.failureTimes.keys()]) this.recent(key, at - windowMs);
+    }
+    for (const key of this.failureTimes.keys()) {
+      if (this.failureTimes.size <= MAX_COUNTERS) break;
+      this.failureTimes.delete(key);
+    }
+  }
+
+  async clearFailures(key: string): Promise<void> {
+    this.failureTimes.delete(key);
+  }
+
+  async trustedSince(username: string, address: string): Promise<number | undefined> {
+    return this.trusted.get(username)?.get(address);
+  }
+
+  async trust(username: string, address: string, at: number): Promise<void> {
     const addresses = this.trusted.get(username) ?? new Map<string, number>();
     addresses.delete(address);
-    addresses.set(address, this.now());
+    addresses.set(address, at);
     for (const oldest of addresses.keys()) {
       if (addresses.size <= TRUSTED_PER_USER) break;
       addresses.delete(oldest);
@@ -70,26 +131,10 @@ export class LoginLimiter {
     this.trusted.set(username, addresses);
   }
 
-  private isTrusted(username: string, address: string): boolean {
-    const since = this.trusted.get(username)?.get(address);
-    return since !== undefined && this.now() - since < TRUST_MS;
-  }
-
-  private wait(key: string, limit: number): number {
-    const list = this.recent(key);
-    if (list.length < limit) return 0;
-    return list[list.length - limit]! + this.limits.windowSeconds * 1000 - this.now();
-  }
-
-  private recent(key: string): number[] {
-    const since = this.now() - this.limits.windowSeconds * 1000;
-    const list = (this.failures.get(key) ?? []).filter((at) => at > since);
-    if (list.length === 0) this.failures.delete(key);
-    else this.failures.set(key, list);
+  private recent(key: string, since: number): number[] {
+    const list = (this.failureTimes.get(key) ?? []).filter((at) => at > since);
+    if (list.length === 0) this.failureTimes.delete(key);
+    else this.failureTimes.set(key, list);
     return list;
   }
 }
-
-const pairKey = (username: string, address: string) => `pair:${username}\u0000${address}`;
-const addressKey = (address: string) => `addr:${address}`;
-const userKey = (username: string) => `user:${username}`;

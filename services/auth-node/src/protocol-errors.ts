@@ -13,6 +13,7 @@
 // codes; so does UNIMPLEMENTED for an unknown compression, as the gRPC specification asks.
 import { Code, ConnectError, type HandlerContext, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "./log.js";
+import { callRecordKey } from "./metrics.js";
 
 const RAW_UNKNOWN_COMPRESSION = /^unknown compression/;
 
@@ -44,6 +45,9 @@ export function protocolErrors(log: Logger): ProtocolErrors {
           if (!(err instanceof ConnectError)) return;
           const rewritten = rewrite(err, context.method.input.typeName);
           if (rewritten) log.debug("request refused while decoding", { procedure: procedure(context), reason: err.rawMessage });
+          // The call never reached the interceptors, which would have counted it.
+          const record = context.values.get(callRecordKey);
+          if (record) record.code = err.code;
         },
         { once: true },
       );

@@ -22,6 +22,7 @@ import type { App } from "./app.js";
 import { clientAddressKey } from "./context.js";
 import { ServingStatus } from "./health.js";
 import type { Logger } from "./log.js";
+import { type CallRecord, OK } from "./metrics.js";
 import { jwks } from "./signing-key.js";
 import { assertValid } from "./validation.js";
 
@@ -29,23 +30,45 @@ import { assertValid } from "./validation.js";
 // object, so a subclass could not be told apart from the others.
 class BodyTooLargeError extends Error {}
 
-type Route = (body: unknown, ctx: HandlerContext) => Promise<unknown>;
+/** A route: the request's text in, the answer's JSON text out, each phase timed. */
+type Route = (text: string, ctx: HandlerContext, record: CallRecord | undefined) => Promise<string>;
 
 export function restHandler(app: App, maxBodyBytes: number, log: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+  const { metrics } = app;
   const unary = <I extends DescMessage, O extends DescMessage>(
     input: I,
     output: O,
     impl: (req: MessageShape<I>, ctx: HandlerContext) => unknown,
   ): Route => {
-    return async (body, ctx) => {
+    return async (text, ctx, record) => {
+      let started = performance.now();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new ConnectError("request body is not valid JSON", Code.InvalidArgument);
+      }
       let message: MessageShape<I>;
       try {
         message = fromJson(input, body as never);
       } catch (err) {
         throw new ConnectError(`invalid request body: ${(err as Error).message}`, Code.InvalidArgument);
       }
+      metrics.phase(record, "decode", started);
+      started = performance.now();
       assertValid(app.validator, input, message);
-      return toJson(output, create(output, (await impl(message, ctx)) as never));
+      metrics.phase(record, "validate", started);
+      started = performance.now();
+      let answer: unknown;
+      try {
+        answer = await impl(message, ctx);
+      } finally {
+        metrics.phase(record, "handle", started);
+      }
+      started = performance.now();
+      const json = JSON.stringify(toJson(output, create(output, answer as never)));
+      metrics.phase(record, "encode", started);
+      return json;
     };
   };
   const routes = new Map<string, { method: (typeof AuthService.method)[keyof typeof AuthService.method]; run: Route }>([
@@ -62,9 +85,15 @@ export function restHandler(app: App, maxBodyBytes: number, log: Logger): (req: 
   return (req, res) => {
     const started = performance.now();
     const path = (req.url ?? "/").split("?")[0]!;
-    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+    const route = routes.get(path);
+    const record = route ? metrics.start(AuthService.typeName, route.method.name, "rest") : undefined;
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}, code: Code = Code.Unknown) => {
       res.writeHead(status, { "content-type": "application/json", [CONTRACTS_VERSION_HEADER]: CONTRACTS_VERSION, ...headers })
-        .end(JSON.stringify(body));
+        .end(typeof body === "string" ? body : JSON.stringify(body));
+      if (record) {
+        record.code = code;
+        metrics.finish(record);
+      }
       // Health probes every few seconds would drown the log at info.
       (path === "/healthz" ? log.debug : log.info)("http", {
         method: req.method,
@@ -74,13 +103,13 @@ export function restHandler(app: App, maxBodyBytes: number, log: Logger): (req: 
       });
     };
     const tooLarge = (headers: Record<string, string> = {}) =>
-      send(413, { code: "resource_exhausted", message: `request body is larger than ${maxBodyBytes} bytes` }, headers);
+      send(413, { code: "resource_exhausted", message: `request body is larger than ${maxBodyBytes} bytes` }, headers, Code.ResourceExhausted);
     const fail = (err: unknown) => {
       if (err instanceof BodyTooLargeError) return tooLarge();
       const error = err instanceof ConnectError ? err : new ConnectError("internal error", Code.Internal);
       if (!(err instanceof ConnectError)) log.error("unexpected error", { path, err });
       const retryAfter = error.metadata.get("retry-after");
-      send(codeToHttpStatus(error.code), errorToJson(error, undefined), retryAfter ? { "retry-after": retryAfter } : {});
+      send(codeToHttpStatus(error.code), errorToJson(error, undefined), retryAfter ? { "retry-after": retryAfter } : {}, error.code);
     };
 
     if (req.method === "GET" && path === "/.well-known/jwks.json") {
@@ -90,11 +119,10 @@ export function restHandler(app: App, maxBodyBytes: number, log: Logger): (req: 
       const serving = app.health.get("") === ServingStatus.SERVING;
       return send(serving ? 200 : 503, { status: serving ? "SERVING" : "NOT_SERVING" });
     }
-    const route = routes.get(path);
     if (!route) return send(404, { code: "not_found", message: `no route for ${path}` });
-    if (req.method !== "POST") return send(405, { code: "unimplemented", message: "use POST" }, { allow: "POST" });
+    if (req.method !== "POST") return send(405, { code: "unimplemented", message: "use POST" }, { allow: "POST" }, Code.Unimplemented);
     if (!isUtf8Json(req.headers["content-type"])) {
-      return send(415, { code: "unimplemented", message: 'content-type must be "application/json" (UTF-8)' });
+      return send(415, { code: "unimplemented", message: 'content-type must be "application/json" (UTF-8)' }, {}, Code.Unimplemented);
     }
 
     if (Number(req.headers["content-length"] ?? 0) > maxBodyBytes) {
@@ -103,12 +131,6 @@ export function restHandler(app: App, maxBodyBytes: number, log: Logger): (req: 
     }
     readBody(req, maxBodyBytes)
       .then((text) => {
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          throw new ConnectError("request body is not valid JSON", Code.InvalidArgument);
-        }
         const ctx = createHandlerContext({
           service: AuthService,
           method: route.method,
@@ -118,9 +140,9 @@ export function restHandler(app: App, maxBodyBytes: number, log: Logger): (req: 
           requestHeader: req.headers as Record<string, string>,
           contextValues: createContextValues().set(clientAddressKey, req.socket.remoteAddress ?? "unknown"),
         });
-        return route.run(body, ctx);
+        return route.run(text, ctx, record);
       })
-      .then((body) => send(200, body), fail);
+      .then((json) => send(200, json, {}, OK), fail);
   };
 }
 

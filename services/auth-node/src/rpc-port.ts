@@ -16,9 +16,11 @@ import type { App } from "./app.js";
 import type { Limits } from "./config.js";
 import { clientAddressKey } from "./context.js";
 import { corsPolicy, type CorsSettings } from "./cors.js";
-import { type GrpcUnaryOptions, isGrpcBinary, serveGrpcUnary, type UnarySpec } from "./grpc-unary.js";
+import { type GrpcUnaryOptions, isGrpcBinary, serveGrpcUnary, type UnaryMethod, type UnarySpec } from "./grpc-unary.js";
+import { unaryInvoker } from "./unary-invoke.js";
 import { serveUniversal } from "./http2-universal.js";
 import type { Logger } from "./log.js";
+import { callRecordKey, type Protocol } from "./metrics.js";
 import { limitArrival, refuseOversizeHeaders } from "./transport-limits.js";
 
 export type StreamHandler = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, flags: number, rawHeaders: string[]) => void;
@@ -46,15 +48,18 @@ export function rpcStreamHandler(app: App, options: RpcPortOptions): StreamHandl
     acceptCompression,
     shutdownSignal: options.shutdownSignal,
   });
-  const unary = new Map<string, UnarySpec>();
-  app.routes(recordingUnary(router, unary));
+  const specs = new Map<string, UnarySpec>();
+  app.routes(recordingUnary(router, specs));
+  const unary = new Map<string, UnaryMethod>(
+    [...specs].map(([path, spec]) => [path, { spec, invoke: unaryInvoker(spec, app.callInterceptors) }]),
+  );
   const handlers = new Map<string, UniversalHandler>(router.handlers.map((h) => [h.requestPath, h]));
   const grpcUnary: GrpcUnaryOptions = {
-    interceptors: app.callInterceptors,
     readMaxBytes: limits.messageBytes,
     acceptCompression,
     compressMinBytes: COMPRESS_MIN_BYTES,
     log,
+    metrics: app.metrics,
   };
   const fast = options.grpcUnaryPath ?? true;
   const cors = corsPolicy(options.cors);
@@ -77,10 +82,14 @@ export function rpcStreamHandler(app: App, options: RpcPortOptions): StreamHandl
     if (!handler) return void stream.respond({ ":status": 404 }, { endStream: true });
     if (crossOrigin.kind === "preflight") return void stream.respond({ ":status": 204, ...crossOrigin.headers }, { endStream: true });
     const extra = crossOrigin.kind === "allow" ? crossOrigin.headers : undefined;
-    const values = createContextValues().set(clientAddressKey, stream.session?.socket?.remoteAddress ?? "unknown");
     const spec = fast ? unary.get(pathname) : undefined;
-    if (spec && isGrpcBinary(headers)) return serveGrpcUnary(spec, stream, headers, values, grpcUnary, extra);
-    serveUniversal(handler, stream, headers, values, log, extra);
+    const direct = spec !== undefined && isGrpcBinary(headers);
+    const record = app.metrics.start(handler.service.typeName, handler.method.name, direct ? "grpc" : protocolOf(headers));
+    const values = createContextValues()
+      .set(clientAddressKey, stream.session?.socket?.remoteAddress ?? "unknown")
+      .set(callRecordKey, record);
+    if (direct) return serveGrpcUnary(spec, stream, headers, values, grpcUnary, extra);
+    serveUniversal(handler, stream, headers, values, log, app.metrics, extra);
   };
 }
 
@@ -106,6 +115,14 @@ function recordingUnary(router: ConnectRouter, unary: Map<string, UnarySpec>): C
     },
   };
   return recording;
+}
+
+/** Which of connect-es's protocols a request speaks, by its media type. */
+function protocolOf(headers: IncomingHttpHeaders): Protocol {
+  const type = headers["content-type"] ?? "";
+  if (type.startsWith("application/grpc-web")) return "grpc-web";
+  if (type.startsWith("application/grpc")) return "grpc";
+  return "connect";
 }
 
 function ignore(): void {}

@@ -6,12 +6,15 @@ import type { AddressInfo } from "node:net";
 import { type App, createApp } from "./app.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./log.js";
+import { metricsServer } from "./metrics-server.js";
 import { restHandler } from "./rest.js";
 import { rpcStreamHandler } from "./rpc-port.js";
 
 export interface RunningServer {
   port: number;
   restPort: number;
+  /** Where GET /metrics answers; undefined when metrics are off. */
+  metricsPort: number | undefined;
   app: App;
   /** Graceful: refuse new calls, let calls in flight finish (up to the grace period), then close. */
   close(): Promise<void>;
@@ -59,18 +62,23 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
       + `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   });
 
+  const metrics = app.metrics.registry ? metricsServer(app.metrics.registry, log) : undefined;
+
   try {
     await listen(rpc, config.port, config.host);
     await listen(rest, config.restPort, config.host);
+    if (metrics) await listen(metrics, config.metrics.port, config.host);
   } catch (err) {
     rpc.close();
     rest.close();
-    app.close();
+    metrics?.close();
+    await app.close();
     throw err;
   }
   const port = (rpc.address() as AddressInfo).port;
   const restPort = (rest.address() as AddressInfo).port;
-  log.info("auth service listening", { host: config.host, port, restPort, dataDir: config.dataDir });
+  const metricsPort = metrics ? (metrics.address() as AddressInfo).port : undefined;
+  log.info("auth service listening", { host: config.host, port, restPort, metricsPort, store: app.stores.kind, where: app.stores.where });
 
   let closing: Promise<void> | undefined;
   const close = async () => {
@@ -92,10 +100,15 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
       rest.closeAllConnections();
       await Promise.all([rpcClosed, restClosed]);
     }
-    app.close();
+    // Last: a scrape during the drain still sees the calls that finished in it.
+    if (metrics) {
+      metrics.closeAllConnections();
+      await new Promise<void>((resolve) => metrics.close(() => resolve()));
+    }
+    await app.close();
     log.info("shut down");
   };
-  return { port, restPort, app, close: () => (closing ??= close()) };
+  return { port, restPort, metricsPort, app, close: () => (closing ??= close()) };
 }
 
 function listen(server: Http2Server | HttpServer, port: number, host: string): Promise<void> {

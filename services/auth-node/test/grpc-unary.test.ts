@@ -90,7 +90,7 @@ describe("the unary gRPC path answers as connect-es does", () => {
     fast.close();
     general.close();
     for (const server of servers) await new Promise((resolve) => server.close(resolve));
-    app.close();
+    await app.close();
     await removeDir(dataDir);
   });
 

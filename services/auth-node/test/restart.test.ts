@@ -1,5 +1,5 @@
-// The data folder is the service's memory: users, password hashes and the signing key
-// survive a restart, and a second start does not need the admin password again.
+// The store is the service's memory (the data folder, or PostgreSQL): users, password hashes
+// and the signing key survive a restart, and a second start does not need the admin password.
 import assert from "node:assert/strict";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -9,8 +9,8 @@ import { AuthService } from "@acme/contracts/acme/auth/v1/auth_service_pb";
 import { Role } from "@acme/contracts/acme/auth/v1/user_pb";
 import { createApp } from "../src/app.js";
 import { KEY_FILE } from "../src/signing-key.js";
-import { DATABASE_FILE } from "../src/user-store.js";
-import { ADMIN, bearer, captureLogger, rejects, removeDir, startTestServer, tempDataDir, testConfig } from "./support.js";
+import { DATABASE_FILE } from "../src/sqlite-store.js";
+import { ADMIN, bearer, captureLogger, rejects, removeDir, startTestServer, store, tempDataDir, testConfig } from "./support.js";
 
 describe("restart", () => {
   it("keeps users, password hashes and the signing key", async () => {
@@ -48,8 +48,10 @@ describe("restart", () => {
       } finally {
         await second.close();
       }
-      assert.equal((await stat(join(dataDir, KEY_FILE))).mode & 0o777, 0o600, "key file is private");
-      await stat(join(dataDir, DATABASE_FILE));
+      if (store === "sqlite") {
+        assert.equal((await stat(join(dataDir, KEY_FILE))).mode & 0o777, 0o600, "key file is private");
+        await stat(join(dataDir, DATABASE_FILE));
+      }
     } finally {
       await removeDir(dataDir);
     }

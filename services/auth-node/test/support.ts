@@ -1,6 +1,7 @@
 // Test fixtures: a throwaway data folder, a configuration for it, the app behind the
 // in-memory router transport, the real server on port 0, and real generated clients
 // for each of the three protocols. Logs are captured so tests can read them.
+import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,12 +18,45 @@ import { type Config, loadConfig } from "../src/config.js";
 import { createLogger, type Logger } from "../src/log.js";
 import { type RunningServer, startServer } from "../src/server.js";
 import assert from "node:assert/strict";
+import pg from "pg";
 import type { Code } from "@connectrpc/connect";
 
 export const ADMIN = { username: "admin", password: "admin-password-123" };
 
+/**
+ * The store the suite runs against: SQLite in each test's data folder, or — when
+ * AUTH_TEST_DATABASE_URL names a PostgreSQL role that may create databases
+ * (scripts/services/auth-node.sh test-postgres) — a database of its own per data folder, so
+ * the same tests run against both stores and a restart on one data folder finds its data.
+ */
+export const TEST_DATABASE_URL = process.env["AUTH_TEST_DATABASE_URL"] || undefined;
+export const store: "sqlite" | "postgres" = TEST_DATABASE_URL ? "postgres" : "sqlite";
+
 export async function tempDataDir(): Promise<string> {
-  return mkdtemp(join(tmpdir(), "auth-node-test-"));
+  const dir = await mkdtemp(join(tmpdir(), "auth-node-test-"));
+  if (TEST_DATABASE_URL) await createDatabase(databaseName(dir));
+  return dir;
+}
+
+/** The test database of a data folder. */
+export function databaseUrl(dataDir: string): string {
+  const url = new URL(TEST_DATABASE_URL!);
+  url.pathname = `/${databaseName(dataDir)}`;
+  return url.toString();
+}
+
+function databaseName(dataDir: string): string {
+  return `auth_test_${createHash("sha256").update(dataDir).digest("hex").slice(0, 20)}`;
+}
+
+async function createDatabase(name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
 }
 
 export async function removeDir(dir: string): Promise<void> {
@@ -35,6 +69,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     port: 0,
     restPort: 0,
     dataDir,
+    database: TEST_DATABASE_URL ? { url: databaseUrl(dataDir), poolSize: 5, timeoutMs: 5000 } : undefined,
     issuer: "acme-auth-test",
     audience: "acme-test",
     tokenTtlSeconds: 600,
@@ -49,6 +84,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     scryptLogN: 12,
     shutdownGraceMs: 5000,
     cors: loadConfig({}).cors,
+    metrics: { enabled: true, port: 0 },
     ...overrides,
   };
 }
@@ -83,7 +119,7 @@ export async function inMemory(overrides: Partial<Config> = {}): Promise<InMemor
     transport,
     client: createClient(AuthService, transport),
     close: async () => {
-      app.close();
+      await app.close();
       await removeDir(dataDir);
     },
   };

@@ -27,8 +27,8 @@ describe("ValidateToken refuses", () => {
 
   before(async () => {
     m = await inMemory();
-    // The service's own key, read back from its data folder as an insider would.
-    ourKey = await loadOrCreateSigningKey(m.dataDir, captureLogger().log);
+    // The service's own key, read back from its store as an insider would.
+    ourKey = await loadOrCreateSigningKey(m.app.stores.signingKey, captureLogger().log);
     kid = ourKey.kid;
     ours = new TokenService(ourKey, { issuer: ISSUER, audience: AUDIENCE, ttlSeconds: 600, clockSkewSeconds: 30 });
   });

@@ -1,12 +1,16 @@
 // Unit tests of the parts with arithmetic or parsing of their own: configuration, the
-// sliding-window login limiter (on a clock the test moves), password hashing.
+// sliding-window login limiter (on a clock the test moves), password hashing, the log writer.
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { afterEach, describe, it } from "node:test";
 import { Code } from "@connectrpc/connect";
+import { openSync, closeSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { ConfigError, loadConfig } from "../src/config.js";
-import { LoginLimiter } from "../src/login-limiter.js";
+import { asyncLineWriter } from "../src/log-writer.js";
+import { type LimiterStorage, LoginLimiter, MemoryLimiterStorage } from "../src/login-limiter.js";
+import { PostgresStore } from "../src/postgres-store.js";
 import { PasswordHasher } from "../src/passwords.js";
-import { ADMIN, inMemory, rejects } from "./support.js";
+import { ADMIN, captureLogger, databaseUrl, inMemory, rejects, removeDir, store, tempDataDir } from "./support.js";
 
 describe("configuration", () => {
   it("has the documented defaults", () => {
@@ -39,59 +43,90 @@ describe("configuration", () => {
       ["AUTH_TOKEN_TTL_SECONDS", "0"],
       ["AUTH_LOG_LEVEL", "verbose"],
       ["AUTH_SCRYPT_LOG_N", "4"],
+      ["AUTH_METRICS_ENABLED", "1"],
+      ["AUTH_METRICS_PORT", "-1"],
     ]) {
       assert.throws(() => loadConfig({ [name!]: value }), (err: Error) => err instanceof ConfigError && err.message.includes(name!));
     }
   });
 });
 
-describe("login limiter", () => {
+// The same rules wherever failures are kept: in memory, and (in the PostgreSQL run) in the
+// database every replica shares.
+const limiterStorages: Array<[string, () => Promise<{ storage: LimiterStorage; close(): Promise<void> }>]> = [
+  ["in memory", async () => ({ storage: new MemoryLimiterStorage(), close: async () => {} })],
+];
+if (store === "postgres") {
+  limiterStorages.push(["on PostgreSQL", async () => {
+    const dir = await tempDataDir();
+    const storage = await PostgresStore.open({ url: databaseUrl(dir), poolSize: 2, timeoutMs: 5000 }, captureLogger().log);
+    return { storage, close: async () => { await storage.close(); await removeDir(dir); } };
+  }]);
+}
+
+for (const [where, open] of limiterStorages) describe(`login limiter, ${where}`, () => {
   const limits = { perUserAndAddress: 3, perAddress: 5, perUser: 4, windowSeconds: 60 };
-  it("blocks a user at an address after the limit until the oldest failure leaves the window", () => {
+  let kept: { close(): Promise<void> } | undefined;
+  afterEach(async () => {
+    await kept?.close();
+    kept = undefined;
+  });
+  it("blocks a user at an address after the limit until the oldest failure leaves the window", async () => {
     let now = 1_000_000;
-    const limiter = new LoginLimiter(limits, () => now);
+    const limiter = new LoginLimiter(limits, (kept = await open()).storage, () => now);
     for (let i = 0; i < 3; i++) {
-      assert.equal(limiter.retryAfterSeconds("ann", "10.0.0.1"), 0);
-      limiter.recordFailure("ann", "10.0.0.1");
+      assert.equal(await limiter.retryAfterSeconds("ann", "10.0.0.1"), 0);
+      await limiter.recordFailure("ann", "10.0.0.1");
       now += 10_000;
     }
     // Failures at 0 s, 10 s, 20 s; now 30 s: the first leaves the window at 60 s.
-    assert.equal(limiter.retryAfterSeconds("ann", "10.0.0.1"), 30);
-    assert.equal(limiter.retryAfterSeconds("ann", "10.0.0.2"), 0, "the same user elsewhere is not affected");
-    assert.equal(limiter.retryAfterSeconds("bob", "10.0.0.1"), 0, "other users at that address are not affected");
+    assert.equal(await limiter.retryAfterSeconds("ann", "10.0.0.1"), 30);
+    assert.equal(await limiter.retryAfterSeconds("ann", "10.0.0.2"), 0, "the same user elsewhere is not affected");
+    assert.equal(await limiter.retryAfterSeconds("bob", "10.0.0.1"), 0, "other users at that address are not affected");
     now += 30_000;
-    assert.equal(limiter.retryAfterSeconds("ann", "10.0.0.1"), 0);
+    assert.equal(await limiter.retryAfterSeconds("ann", "10.0.0.1"), 0);
   });
 
-  it("blocks an address across usernames; a success clears the pair, not the address", () => {
+  it("blocks an address across usernames; a success clears the pair, not the address", async () => {
     let now = 0;
-    const limiter = new LoginLimiter(limits, () => now);
-    limiter.recordFailure("ann", "10.0.0.9");
-    limiter.recordFailure("ann", "10.0.0.9");
-    limiter.recordSuccess("ann", "10.0.0.9");
-    for (const user of ["b1", "b2", "b3"]) limiter.recordFailure(user, "10.0.0.9");
+    const limiter = new LoginLimiter(limits, (kept = await open()).storage, () => now);
+    await limiter.recordFailure("ann", "10.0.0.9");
+    await limiter.recordFailure("ann", "10.0.0.9");
+    await limiter.recordSuccess("ann", "10.0.0.9");
+    for (const user of ["b1", "b2", "b3"]) await limiter.recordFailure(user, "10.0.0.9");
     now = 1_000;
-    assert.equal(limiter.retryAfterSeconds("zed", "10.0.0.9"), 59);
+    assert.equal(await limiter.retryAfterSeconds("zed", "10.0.0.9"), 59);
   });
 
-  it("stops a guessing attack spread over addresses, except where the user logged in before", () => {
+  it("stops a guessing attack spread over addresses, except where the user logged in before", async () => {
     let now = 0;
-    const limiter = new LoginLimiter(limits, () => now);
-    limiter.recordSuccess("ann", "10.0.0.1");
-    for (const address of ["10.1.0.1", "10.1.0.2", "10.1.0.3", "10.1.0.4"]) limiter.recordFailure("ann", address);
+    const limiter = new LoginLimiter(limits, (kept = await open()).storage, () => now);
+    await limiter.recordSuccess("ann", "10.0.0.1");
+    for (const address of ["10.1.0.1", "10.1.0.2", "10.1.0.3", "10.1.0.4"]) await limiter.recordFailure("ann", address);
     now = 1_000;
-    assert.equal(limiter.retryAfterSeconds("ann", "10.1.0.5"), 59, "a new address is refused for ann");
-    assert.equal(limiter.retryAfterSeconds("ann", "10.0.0.1"), 0, "ann's own address is not");
-    assert.equal(limiter.retryAfterSeconds("bob", "10.1.0.5"), 0, "nor other users");
+    assert.equal(await limiter.retryAfterSeconds("ann", "10.1.0.5"), 59, "a new address is refused for ann");
+    assert.equal(await limiter.retryAfterSeconds("ann", "10.0.0.1"), 0, "ann's own address is not");
+    assert.equal(await limiter.retryAfterSeconds("bob", "10.1.0.5"), 0, "nor other users");
   });
 
-  it("forgets trust after thirty days", () => {
+  it("remembers the sixteen latest addresses of a user, no more", async () => {
+    const { storage } = (kept = await open());
+    for (let i = 0; i < 20; i++) await storage.trust("ann", `10.2.0.${i}`, 1000 + i);
+    await storage.trust("ann", "10.2.0.5", 5000); // used again: the latest now, still 16 in all
+    await storage.trust("bob", "10.2.0.0", 1);
+    const since = await Promise.all(Array.from({ length: 20 }, (_, i) => storage.trustedSince("ann", `10.2.0.${i}`)));
+    assert.deepEqual(since.map((t) => t !== undefined), Array.from({ length: 20 }, (_, i) => i >= 4));
+    assert.equal(since[5], 5000);
+    assert.equal(await storage.trustedSince("bob", "10.2.0.0"), 1, "other users keep theirs");
+  });
+
+  it("forgets trust after thirty days", async () => {
     let now = 0;
-    const limiter = new LoginLimiter(limits, () => now);
-    limiter.recordSuccess("ann", "10.0.0.1");
+    const limiter = new LoginLimiter(limits, (kept = await open()).storage, () => now);
+    await limiter.recordSuccess("ann", "10.0.0.1");
     now = 31 * 24 * 3600 * 1000;
-    for (const address of ["10.1.0.1", "10.1.0.2", "10.1.0.3", "10.1.0.4"]) limiter.recordFailure("ann", address);
-    assert.ok(limiter.retryAfterSeconds("ann", "10.0.0.1") > 0);
+    for (const address of ["10.1.0.1", "10.1.0.2", "10.1.0.3", "10.1.0.4"]) await limiter.recordFailure("ann", address);
+    assert.ok(await limiter.retryAfterSeconds("ann", "10.0.0.1") > 0);
   });
 });
 
@@ -130,5 +165,47 @@ describe("password hashing", () => {
     } finally {
       await m.close();
     }
+  });
+});
+
+describe("log writer", () => {
+  const withFile = async (run: (fd: number, read: () => string[]) => Promise<void>) => {
+    const dir = await tempDataDir();
+    const path = join(dir, "out.log");
+    const fd = openSync(path, "w");
+    try {
+      await run(fd, () => readFileSync(path, "utf8").split("\n").filter((l) => l !== ""));
+    } finally {
+      closeSync(fd);
+      await removeDir(dir);
+    }
+  };
+
+  it("writes every line, in order, and flush waits for them", async () => {
+    await withFile(async (fd, read) => {
+      const out = asyncLineWriter(fd);
+      for (let i = 0; i < 1000; i++) out.write(`line ${i}`);
+      assert.deepEqual(read(), [], "nothing is written on the call's own path");
+      await out.flush();
+      out.write("after");
+      await out.flush();
+      assert.deepEqual(read(), [...Array.from({ length: 1000 }, (_, i) => `line ${i}`), "after"]);
+    });
+  });
+
+  it("drops what does not fit in its queue, and says how many", async () => {
+    await withFile(async (fd, read) => {
+      const out = asyncLineWriter(fd, 100);
+      for (let i = 0; i < 20; i++) out.write(`line ${String(i).padStart(2, "0")}`);
+      await out.flush();
+      out.write("later");
+      await out.flush();
+      const lines = read();
+      // 100 code units hold 12 of the 7-character lines (8 with the newline); 8 are dropped.
+      assert.deepEqual(lines.slice(0, 12), Array.from({ length: 12 }, (_, i) => `line ${String(i).padStart(2, "0")}`));
+      const note = JSON.parse(lines[12]!) as { msg: string; dropped: number };
+      assert.deepEqual([note.msg, note.dropped], ["log lines dropped: the output was too slow", 8]);
+      assert.equal(lines[13], "later");
+    });
   });
 });

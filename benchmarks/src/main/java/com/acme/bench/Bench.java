@@ -46,7 +46,7 @@ public final class Bench {
       PhaseShares s6 = new PhaseShares(services, results);
       CrossCheck cross = new CrossCheck(services, results, work);
       List<String> large = s5.store();
-      try (AuthNodeCeiling authCeiling = new AuthNodeCeiling(services, results, root, work)) {
+      try (AuthNodeThroughput authNode = new AuthNodeThroughput(services, results, root, work)) {
         for (int rep = 1; rep <= plan.reps(); rep++) {
           int r = rep;
           step("s1 calls in a row", rep, () -> s1.run(plan.callsInARow(), r));
@@ -56,7 +56,7 @@ public final class Bench {
           step("s5 concurrency", rep, () -> s5.run(large, plan.concurrentRequests(), r));
           step("s6 phases", rep, () -> s6.run(plan.phaseCalls(), r));
           step("cross-check: h2load, both protocols", rep, () -> cross.sameClient(plan.sameClientRequests(), r));
-          step("auth-node beside bare Node: h2load", rep, () -> authCeiling.run(plan.sameClientRequests(), r));
+          step("auth-node beside bare Node, metrics on and off: h2load", rep, () -> authNode.run(plan.sameClientRequests(), r));
           step("cross-check: s1 by ghz and h2load", rep, () -> cross.callsInARow(plan.crossCheckCallsInARow(), r));
           step("cross-check: s3 by ghz and h2load", rep, () -> cross.payloadSweep(plan.crossCheckSweepRequests(), r));
         }
