@@ -162,7 +162,7 @@ func (s zset) String() string {
 // exclusive (the value must lie outside it), not empty.
 type zbounds struct {
 	gt, gte, lt, lte, konst *big.Int
-	in, notIn             []*big.Int
+	in, notIn               []*big.Int
 }
 
 func (b zbounds) set(domain zset) zset {
