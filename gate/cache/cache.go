@@ -92,10 +92,10 @@ func (s Store) verify(kind, key string, data []byte) ([]byte, error) {
 		return nil, fmt.Errorf("comes from a newer gate (format %d; this gate reads format %d)", h.Format, Format)
 	case h.Format != Format:
 		return nil, fmt.Errorf("has format %d; this gate reads format %d", h.Format, Format)
-	case h.Kind != kind || h.Key != key:
-		return nil, fmt.Errorf("holds a %s entry for key %.12s, not the %s entry its name says", h.Kind, h.Key, kind)
 	case h.Identity != s.Identity:
 		return nil, fmt.Errorf("was written by another gate (%.12s; this gate is %.12s)", h.Identity, s.Identity)
+	case h.Kind != kind || h.Key != key:
+		return nil, fmt.Errorf("holds a %s entry for key %.12s, not the %s entry its name says", h.Kind, h.Key, kind)
 	case h.SHA256 != hex.EncodeToString(sum[:]):
 		return nil, errors.New("is corrupt (its payload does not match its hash)")
 	}

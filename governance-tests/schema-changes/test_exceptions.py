@@ -47,7 +47,7 @@ def test_an_exact_unexpired_exception_accepts_the_finding_and_is_printed(clone):
     assert "version: breaking: the next major version" in output(result)
 
 
-@pytest.mark.parametrize("wrong", [{"rule": "VALIDATE_STRING_MIN_LEN_TIGHTENED"}, {"element": "acme.person.v1.Person.age"}],
+@pytest.mark.parametrize("wrong", [{"rule": "VALIDATE_MIN_LEN_TIGHTENED"}, {"element": "acme.person.v1.Person.age"}],
                          ids=["another-rule", "another-element"])
 def test_an_exception_for_something_else_accepts_nothing(clone, wrong):
     result = tightened_with(clone, entry(**wrong))

@@ -150,7 +150,7 @@ func breaking(ctx context.Context, ws *Workspace, headPath string, head *image.I
 	}
 	var rules map[string]bool
 	var rulesErr error
-	file := exceptions.Load(ws.path(ExceptionsFile), exceptions.Known{
+	file := exceptions.Parse(ExceptionsFile, readOrEmpty(ws.path(ExceptionsFile)), exceptions.Known{
 		Rule: func(id string) bool {
 			if rules == nil && rulesErr == nil {
 				rules, rulesErr = ws.Buf.BreakingRules(ctx)
