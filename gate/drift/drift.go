@@ -16,6 +16,8 @@ import (
 
 	"github.com/acme/contracts/gate/cache"
 	"github.com/acme/contracts/gate/image"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/descriptorpb"
 )
 
 // Options say where the tree is and what decides its generated code.
@@ -68,7 +70,7 @@ func Check(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	scratch, err := os.MkdirTemp("", "gate-drift-")
+	scratch, err := os.MkdirTemp(scratchRoot(), "gate-drift-")
 	if err != nil {
 		return nil, err
 	}
@@ -255,13 +257,22 @@ func generate(ctx context.Context, o Options, p *plan, scratch string, dirs []st
 		batches = append(batches, batch)
 	}
 	written := map[string]string{}
+	if err := os.MkdirAll(scratch, 0o755); err != nil {
+		return nil, err
+	}
 	bin := o.Buf
 	if bin == "" {
 		bin = "buf"
 	}
 	for i, b := range batches {
 		out := filepath.Join(scratch, fmt.Sprint(i))
-		args := []string{"generate", o.ImagePath, "--template", o.Template, "-o", out}
+		// Each batch gets an image of its own files and what they import: buf reads (and holds)
+		// only that, not the whole tree once per batch.
+		sub, err := p.subImage(b, filepath.Join(scratch, fmt.Sprintf("batch-%d.binpb", i)))
+		if err != nil {
+			return nil, err
+		}
+		args := []string{"generate", sub, "--template", o.Template, "-o", out}
 		for _, d := range b {
 			args = append(args, "--path", d)
 		}
@@ -272,7 +283,8 @@ func generate(ctx context.Context, o Options, p *plan, scratch string, dirs []st
 		if err := cmd.Run(); err != nil {
 			return nil, fmt.Errorf("buf generate failed: %s", firstLine(stderr.String(), err.Error()))
 		}
-		err := filepath.WalkDir(out, func(f string, d fs.DirEntry, err error) error {
+		_ = os.Remove(sub)
+		err = filepath.WalkDir(out, func(f string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
 			}
@@ -322,4 +334,54 @@ func firstLine(s, fallback string) string {
 		}
 	}
 	return fallback
+}
+
+// subImage writes an image of the files in the given directories and everything they import,
+// dependencies first, as buf orders an image.
+func (p *plan) subImage(dirs []string, out string) (string, error) {
+	want := map[string]bool{}
+	for _, d := range dirs {
+		want[d] = true
+	}
+	set := &descriptorpb.FileDescriptorSet{}
+	seen := map[string]bool{}
+	var add func(name string)
+	add = func(name string) {
+		if seen[name] {
+			return
+		}
+		seen[name] = true
+		f := p.files[name]
+		if f == nil {
+			return
+		}
+		for _, dep := range f.GetDependency() {
+			add(dep)
+		}
+		set.File = append(set.File, f)
+	}
+	for _, name := range sortedKeys(p.files) {
+		if p.local[name] && want[path.Dir(name)] {
+			add(name)
+		}
+	}
+	data, err := proto.Marshal(set)
+	if err != nil {
+		return "", err
+	}
+	return out, os.WriteFile(out, data, 0o644)
+}
+
+// scratchRoot is where generated code is written before it is hashed: memory (/dev/shm) when
+// the machine has it — tens of thousands of small files cost far less there than on disk — or
+// the temporary folder (GATE_SCRATCH chooses).
+func scratchRoot() string {
+	if dir := os.Getenv("GATE_SCRATCH"); dir != "" {
+		return dir
+	}
+	if probe, err := os.MkdirTemp("/dev/shm", "gate-probe-"); err == nil {
+		os.Remove(probe)
+		return "/dev/shm"
+	}
+	return ""
 }
