@@ -5,7 +5,7 @@ SHELL := bash
 .DEFAULT_GOAL := all
 MAKEFLAGS += --no-print-directory
 
-.PHONY: bench-gate test-bench-gate breaking-releases compat-released release test-release registries registries-down publish test-registries up demo down test-demo help all setup gen format lint format-check breaking drift versions check-versions check sdk \
+.PHONY: test-gate bench-gate test-bench-gate breaking-releases compat-released release test-release registries registries-down publish test-registries up demo down test-demo help all setup gen format lint format-check breaking drift versions check-versions check sdk \
         test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean \
         auth-node test-auth-node test-auth-node-postgres bench-auth run-auth image-auth \
         test-person test-person-postgres bench-person run-person image-person test-compat \
@@ -22,34 +22,37 @@ setup: ## Install every pinned tool into .tmp/ (Node, buf, protoc, plugins, Pyth
 	@scripts/setup/tools.sh
 
 gen: setup ## Regenerate gen/ from proto/ (buf generate), with versions.env's versions in its manifests.
-	@scripts/gate/gen.sh
+	@scripts/gate/gate gen
 
 format: setup ## Rewrite proto/ in buf's canonical format.
 	@source scripts/lib.sh && buf format -w proto
 
 lint: setup ## buf lint: STANDARD + COMMENTS.
-	@scripts/gate/check-lint.sh
+	@scripts/gate/gate lint
 
 format-check: setup ## buf format check: fail with the diff.
-	@scripts/gate/check-format.sh
+	@scripts/gate/gate format-check
 
-breaking: setup ## buf breaking (FILE) against BASE_REF, or the merge base with main.
-	@scripts/gate/check-breaking.sh
+breaking: setup ## buf breaking (FILE + the VALIDATE plugin) against the base (BASE_REF, or as make check chooses) and every release.
+	@scripts/gate/gate breaking
 
-breaking-releases: setup ## The same rules against every release tag (v*): prints which releases each finding breaks.
-	@scripts/gate/check-releases.sh
+breaking-releases: setup ## The same rules against every release tag (v*) only: prints which releases each finding breaks.
+	@scripts/gate/gate breaking --releases-only
 
 drift: setup ## Drift gate: gen/ must be exactly what proto/ generates (only changed packages are regenerated).
-	@scripts/gate/check-drift.sh
+	@scripts/gate/gate drift
 
-versions: ## Write versions.env's versions into every manifest, workflow and POM that names one.
-	@python3 scripts/gate/versions.py write
+versions: setup ## Write versions.env's versions into every manifest, workflow and POM that names one.
+	@scripts/gate/gate versions write
 
-check-versions: ## Every pinned version must be versions.env's (part of make check).
-	@scripts/gate/check-versions.sh
+check-versions: setup ## Every pinned version must be versions.env's (part of make check).
+	@scripts/gate/gate versions check
 
-check: setup ## The governance gate: lint + format + breaking (merge base, every release) + versions + drift.
-	@scripts/gate/check.sh
+check: setup ## The governance gate: lint + format + breaking (the base, every release) + versions + drift; prints the bases it used.
+	@scripts/gate/gate check
+
+test-gate: setup ## The gate's unit tests (gate/, go test): the rule diff on in-memory schema pairs, exceptions, releases, bases, caches.
+	@scripts/tests/gate-unit.sh
 
 sdk: setup ## Build the Java, TypeScript and Python SDK packages into dist/.
 	@scripts/sdk/all.sh build

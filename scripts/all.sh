@@ -8,7 +8,7 @@ started=$SECONDS
 
 "$ROOT/scripts/setup/tools.sh"
 gate_started=$SECONDS
-"$ROOT/scripts/gate/check.sh"
+"$ROOT/scripts/gate/gate" check
 gate_seconds=$((SECONDS - gate_started))
 log "building the SDK packages"
 "$ROOT/scripts/sdk/all.sh" build

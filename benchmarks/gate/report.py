@@ -18,7 +18,7 @@ import platform
 import statistics
 import sys
 
-STEPS = ["compile", "lint", "format", "breaking", "releases", "versions", "drift", "check", "first"]
+STEPS = ["compile", "lint", "format", "breaking", "versions", "drift", "check", "first", "releases"]
 BUF = ["buf-build", "buf-lint", "buf-breaking"]
 
 
@@ -85,16 +85,23 @@ def main(results: str, out_dir: str, plan: str, releases: str) -> int:
         verdict = "PASS" if value <= limit else "MISS"
         targets.append(f"- **{verdict}** {name}: {value:.2f} {unit} (target ≤ {limit:.2f} {unit})")
 
-    target("make check on 1,000 files, warm", med("1000", "main", "check"), 10)
-    target("a pull request touching one file of a 1,000-file tree", med("1000", "change", "check"), 5)
+    # The 1,000-file figures must stay or improve: the targets are the upper ends of the ranges
+    # measured before the gate was rewritten (3.38 s, 3.35-3.40; 3.51 s, 3.44-3.72).
+    target("make check on 1,000 files, warm (stays within 3.40 s or improves)", med("1000", "main", "check"), 3.40)
+    target("a pull request touching one file of a 1,000-file tree (stays within 3.72 s or improves)", med("1000", "change", "check"), 3.72)
     check_1000, releases_1000 = med("1000", "main", "check"), med("1000", "main", "releases")
-    share = None if check_1000 is None or releases_1000 is None else 100 * releases_1000 / max(check_1000 - releases_1000, 1e-9)
-    target(f"the check against {releases} releases adds to make check (1,000 files)", share, 20, "%")
+    share = None if check_1000 is None or releases_1000 is None else 100 * releases_1000 / max(check_1000, 1e-9)
+    target(f"the comparison with {releases} releases, as a share of make check (1,000 files)", share, 20, "%")
     yardstick = [med("googleapis", "main", b) for b in BUF]
-    target("make check on googleapis", med("googleapis", "main", "check"),
+    target("make check on googleapis, first run", med("googleapis", "main", "first"),
+           None if None in yardstick else 2 * sum(yardstick))
+    target("make check on googleapis, warm", med("googleapis", "main", "check"),
            None if None in yardstick else 1.5 * sum(yardstick))
     if None not in yardstick:
-        targets.append(f"  (1.5 × buf's build {yardstick[0]:.2f} s + lint {yardstick[1]:.2f} s + breaking {yardstick[2]:.2f} s)")
+        targets.append(f"  (buf's build {yardstick[0]:.2f} s + lint {yardstick[1]:.2f} s + breaking {yardstick[2]:.2f} s = {sum(yardstick):.2f} s; "
+                       "first run ≤ 2 ×, warm ≤ 1.5 ×)")
+    peaks = [r["peak_mib"] for r in rows if r["size"] == "googleapis" and r["step"] in ("first", "check")]
+    target("peak memory on googleapis (first and warm runs)", max(peaks) / 1024 if peaks else None, 4, "GB")
     out += ["## Targets", ""] + targets + [""]
 
     report = "\n".join(out)

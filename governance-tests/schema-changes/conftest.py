@@ -2,9 +2,11 @@
 
 The template is this working tree's tracked and unignored files (so uncommitted work is
 tested too), committed as `main`. Each case clones it, commits its edit on a branch, and
-runs the real gate scripts there: the breaking check then compares against the merge base
-with main, exactly as `make check` does for a developer. Tools are not copied: .tmp/ and
-node_modules/ are linked from this checkout.
+runs the real gate there (scripts/gate/gate: the gate/ binary set-up built, with buf and its
+check plugin): the breaking check then compares against the merge base with main, exactly as
+`make check` does for a developer. Tools are not copied: .tmp/ and node_modules/ are linked
+from this checkout. Each clone's gate writes its findings document and report beside the
+clone (GATE_OUT), so a case reads its own.
 """
 
 import os

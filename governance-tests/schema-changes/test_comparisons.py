@@ -1,15 +1,15 @@
-"""How the breaking checks choose what to compare, and what they remember (gate/compare.py).
+"""How the breaking check chooses what to compare, and what it remembers (gate/compare).
 
-Against the merge base and against every release, only the files changed since the other side
-are compared, with every file that imports one of them; each comparison's findings are
-remembered for the same two images.
+Against the base and against every release, only the files changed since the other side are
+compared, with every file that imports one of them; each comparison's findings are remembered
+for the same two images.
 """
 
 import pathlib
 
 from conftest import LONG_AGO, age, git
 from edits import PERSON, PERSON_SVC
-from test_schema_changes import commit, output, run
+from gate import commit, document, findings, output, run
 
 ROLE_FIELD = ("message RegisterPersonResponse {\n",
               "message RegisterPersonResponse {\n  // registered_by is the role of who registered it.\n"
@@ -20,6 +20,10 @@ AUTH_IMPORT = ('import "acme/person/v1/person.proto";\n',
 # scope first: once person.proto (imported by person_service.proto) defines one, the field's
 # type silently becomes acme.person.v1.auth.v1.Role, although person_service.proto is unchanged.
 SHADOW = "\n// auth shadows the package acme.auth for references from acme.person.v1.\nmessage auth {\n  message v1 {\n    message Role {}\n  }\n}\n"
+# The field's type is now a message where it was an enum: buf sees a new type and a new
+# presence.
+SHADOWED = {("FIELD_SAME_TYPE", "acme.person.v1.RegisterPersonResponse.registered_by", "refused"),
+            ("FIELD_SAME_CARDINALITY", "acme.person.v1.RegisterPersonResponse.registered_by", "refused")}
 
 
 def edit(repo: pathlib.Path, rel: str, old: str, new: str) -> None:
@@ -44,31 +48,34 @@ def field_typed_by_another_package(repo: pathlib.Path) -> None:
 
 def test_a_type_shadowed_from_an_imported_file_is_caught_in_the_unchanged_file(clone):
     field_typed_by_another_package(clone)
-    for script, against in (("check-breaking.sh", "merge base"), ("check-releases.sh", "v0.1.0")):
-        result = run(clone, script)
-        assert result.returncode != 0, (against, output(result))
-        assert "person_service.proto" in output(result) and "FIELD_SAME_TYPE" in output(result), (against, output(result))
+    for args, breaks in ((("breaking",), ["base", "v0.1.0"]), (("breaking", "--releases-only"), ["v0.1.0"])):
+        result = run(clone, *args)
+        assert result.returncode != 0, (args, output(result))
+        assert findings(clone) == SHADOWED, (args, output(result))
+        assert [f["breaks"] for f in document(clone)["findings"]] == [breaks, breaks]
+        assert {f["file"] for f in document(clone)["findings"]} == {"acme/person/v1/person_service.proto"}
 
 
 def test_a_second_run_on_the_same_tree_compares_nothing_again(clone, tmp_path):
     field_typed_by_another_package(clone)
-    cache = str(tmp_path / "comparisons")  # this test's own: no other run's findings in it
-    first = run(clone, "check-releases.sh", COMPARE_CACHE=cache)
-    assert "1 compared now" in output(first), output(first)
-    age(*pathlib.Path(cache).iterdir())
-    second = run(clone, "check-releases.sh", COMPARE_CACHE=cache)
-    assert "1 remembered from an earlier run" in output(second), output(second)
-    assert all(e.stat().st_mtime > LONG_AGO for e in pathlib.Path(cache).iterdir())  # touched as used
+    cache = tmp_path / "cache"  # this test's own: no other run's findings in it
+    first = run(clone, "breaking", "--releases-only", GATE_CACHE=str(cache))
+    assert "1 comparisons: 1 compared now" in output(first), output(first)
+    entries = list((cache / "comparison").iterdir())
+    age(*entries)
+    second = run(clone, "breaking", "--releases-only", GATE_CACHE=str(cache))
+    assert "1 comparisons: 1 remembered from an earlier run" in output(second), output(second)
+    assert all(e.stat().st_mtime > LONG_AGO for e in entries)  # touched as used
     # Remembered findings are still findings.
-    assert second.returncode != 0 and "FIELD_SAME_TYPE" in output(second), output(second)
+    assert second.returncode != 0 and findings(clone) == SHADOWED, output(second)
     # Any edit is a new tree: compared again, and judged on what it is now.
     edit(clone, PERSON, SHADOW, "\n")
-    third = run(clone, "check-releases.sh", COMPARE_CACHE=cache)
-    assert "1 compared now" in output(third), output(third)
-    assert third.returncode == 0, output(third)
+    third = run(clone, "breaking", "--releases-only", GATE_CACHE=str(cache))
+    assert "1 comparisons: 1 compared now" in output(third), output(third)
+    assert third.returncode == 0 and findings(clone) == set(), output(third)
 
 
 def test_nothing_changed_since_the_other_side_compares_nothing(clone):
-    result = run(clone, "check-breaking.sh")
+    result = run(clone, "breaking")
     assert result.returncode == 0, output(result)
     assert "1 comparisons: 1 nothing changed since" in output(result)

@@ -1,7 +1,7 @@
-"""The drift gate regenerates only what changed (gate/drift.py), and stays exact.
+"""The drift gate regenerates only what changed (gate/drift), and stays exact.
 
 One tree of 60 .proto files (the contracts and 28 synthetic packages from make bench-gate's
-generator), generated and committed; every case runs the real check-drift.sh with a cache of
+generator), generated and committed; every case runs the real `gate drift` with a cache of
 its own, so "regenerated N" is what this run did, not what an earlier test left behind.
 """
 
@@ -13,7 +13,9 @@ import pytest
 
 from conftest import LONG_AGO, age, git
 from edits import ROOT
-from test_schema_changes import commit, output, run
+from gate import commit, output, run
+from test_schema_changes import apply
+from edits import SAFE
 
 FILES = 60
 TOUCHED = "acme/synth7/v1"
@@ -28,7 +30,7 @@ def tree(template, tmp_path_factory) -> pathlib.Path:
         (repo / name).symlink_to(ROOT / name, target_is_directory=True)
     subprocess.run([sys.executable, str(ROOT / "benchmarks/gate/synthetic.py"), "proto", str(FILES)],
                    cwd=repo, check=True, capture_output=True)
-    assert run(repo, "gen.sh").returncode == 0
+    assert run(repo, "gen").returncode == 0
     commit(repo, "a larger tree")
     return repo
 
@@ -44,7 +46,7 @@ def work(tree, tmp_path) -> pathlib.Path:
 
 
 def drift(repo: pathlib.Path, cache: pathlib.Path) -> subprocess.CompletedProcess:
-    return run(repo, "check-drift.sh", DRIFT_CACHE=str(cache))
+    return run(repo, "drift", GATE_CACHE=str(cache))
 
 
 def touch_one_file(repo: pathlib.Path) -> pathlib.Path:
@@ -60,7 +62,7 @@ def test_a_cold_run_regenerates_every_unit_and_a_second_none(work, tmp_path):
     assert first.returncode == 0, output(first)
     # 30 directories of ours, and the imported files (buf/validate, well-known types).
     assert "31 units, 0 from the cache, regenerated 31" in output(first)
-    entries = list((tmp_path / "cache").iterdir())
+    entries = list((tmp_path / "cache" / "drift").iterdir())
     assert len(entries) == 31
     age(*entries)
     second = drift(work, tmp_path / "cache")
@@ -78,7 +80,7 @@ def test_one_changed_file_regenerates_only_its_package_and_its_drift_is_caught(w
     changed = [line.split()[0] for line in output(result).splitlines() if line.startswith("  gen/")]
     assert changed and all("synth7" in path for path in changed), output(result)
     # Regenerated and committed, the tree is exact again — and nothing more is regenerated.
-    assert run(work, "gen.sh").returncode == 0
+    assert run(work, "gen").returncode == 0
     commit(work, "regenerated")
     after = drift(work, tmp_path / "cache")
     assert after.returncode == 0, output(after)
@@ -145,7 +147,7 @@ def test_a_file_name_with_dots_is_remembered_like_any_other(work, tmp_path):
     extra.write_text('syntax = "proto3";\n\npackage acme.synth5.v1;\n\n'
                      'option java_multiple_files = true;\noption java_package = "com.acme.synth5.v1";\n\n'
                      '// Extra5 is a message in a file whose name has a dot.\nmessage Extra5 {\n  // note is free text.\n  string note = 1;\n}\n')
-    assert run(work, "gen.sh").returncode == 0
+    assert run(work, "gen").returncode == 0
     assert (work / "gen/python/src/acme/synth5/v1/item/extra_pb2.py").is_file()
     commit(work, "a file name with a dot")
     first = drift(work, tmp_path / "cache")
@@ -153,3 +155,49 @@ def test_a_file_name_with_dots_is_remembered_like_any_other(work, tmp_path):
     second = drift(work, tmp_path / "cache")
     assert second.returncode == 0, output(second)
     assert "31 units, 31 from the cache, regenerated 0" in output(second)
+
+
+def test_drift_gate_passes_on_a_regenerated_tree(clone):
+    result = run(clone, "drift")
+    assert result.returncode == 0, output(result)
+
+
+def test_drift_gate_catches_a_proto_change_without_regeneration(clone):
+    apply(clone, SAFE[0])  # a new field, but gen/ is not regenerated
+    commit(clone, "field added, gen/ forgotten")
+    result = run(clone, "drift")
+    assert result.returncode != 0
+    assert "gen/java/src/main/java/com/acme/person/v1/Person.java" in output(result)
+    assert "gen/ts/src/acme/person/v1/person_pb.ts" in output(result)
+    assert "gen/python/src/acme/person/v1/person_pb2.py" in output(result)
+
+
+def test_drift_gate_catches_a_hand_edited_generated_file(clone):
+    stub = clone / "gen/ts/src/acme/auth/v1/auth_service_pb.ts"
+    stub.write_text(stub.read_text() + "\nexport const patchedByHand = true;\n")
+    commit(clone, "hand edit under gen/")
+    result = run(clone, "drift")
+    assert result.returncode != 0
+    assert "gen/ts/src/acme/auth/v1/auth_service_pb.ts  (differs from what generation writes)" in output(result)
+
+
+def test_drift_gate_catches_a_manifest_version_edited_by_hand(clone):
+    pyproject = clone / "gen/python/pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace('\nversion = "', '\nversion = "9', 1))
+    commit(clone, "SDK version bumped in one manifest only")
+    result = run(clone, "drift")
+    assert result.returncode != 0
+    assert "gen/python/pyproject.toml" in output(result)
+
+
+def test_drift_gate_catches_a_deleted_proto_whose_code_stayed(clone):
+    apply(clone, SAFE[5])
+    commit(clone, "new file")
+    assert run(clone, "gen").returncode == 0
+    commit(clone, "regenerated")
+    assert run(clone, "drift").returncode == 0
+    git(clone, "rm", "-q", "proto/acme/auth/v1/audit.proto")
+    commit(clone, "file removed, gen/ forgotten")
+    result = run(clone, "drift")
+    assert result.returncode != 0
+    assert "gen/ts/src/acme/auth/v1/audit_pb.ts  (generation does not write it: stale or hand-made)" in output(result)

@@ -1,4 +1,4 @@
-"""The gate against every release (gate/check-releases.sh), not only the merge base.
+"""The gate against every release (gate/releases, gate/compare), not only the base.
 
 Each case builds a release history on main the way `make release` leaves it — annotated v* tags,
 a breaking release's tag with one "Accepted-Break: RULE ELEMENT" line per break it accepted —
@@ -10,7 +10,7 @@ import pathlib
 
 from conftest import LONG_AGO, age, git
 from edits import PERSON
-from test_schema_changes import commit, gate, output, run
+from gate import commit, document, finding, findings, gate, output, run
 
 PERSON_END = "  google.protobuf.Timestamp created_at = 6;\n}"
 NICKNAME = "  // nickname is what the person's friends call them.\n  string nickname = 7;\n"
@@ -50,14 +50,18 @@ def test_a_number_reused_after_an_accepted_deletion_breaks_the_earlier_release(c
     history(clone)
     add_to_person(clone, REUSED)
     commit(clone, "reuse 7 with another type")
-    # Against the merge base (= v0.2.0) this is an addition: only the check against every
-    # release sees that v0.1.0's clients send a string as field 7.
-    assert run(clone, "check-breaking.sh").returncode == 0
     result = gate(clone)
     assert result.returncode != 0, output(result)
+    # Against the base (= v0.2.0) this is an addition: only the check against every release
+    # sees that v0.1.0's clients send a string as field 7.
+    # v0.2.0 accepted the deletion of nickname (7); that waives the deletion, not a reuse.
+    assert findings(clone) == {(rule, "acme.person.v1.Person.nickname_count", "refused")
+                               for rule in ("FIELD_SAME_TYPE", "FIELD_SAME_NAME", "FIELD_SAME_JSON_NAME")}, output(result)
+    reused = finding(clone, "FIELD_SAME_TYPE", "acme.person.v1.Person.nickname_count")
+    assert reused["breaks"] == ["v0.1.0"] and reused["refused_for"] == ["v0.1.0"]
     assert "[acme.person.v1.Person.nickname_count] — breaks v0.1.0 — refused: it breaks the clients of v0.1.0" in output(result)
-    assert ":FIELD_SAME_TYPE " in output(result)
-    assert "releases: compared with 2 (v0.2.0, v0.1.0)" in output(result)
+    assert [r["tag"] for r in document(clone)["releases"]] == ["v0.2.0", "v0.1.0"]
+    assert document(clone)["releases"][0]["accepted_breaks"] == [{"rule": "FIELD_NO_DELETE", "element": "acme.person.v1.Person"}]
 
 
 def test_an_accepted_break_waives_exactly_itself(clone):
@@ -66,9 +70,10 @@ def test_an_accepted_break_waives_exactly_itself(clone):
     commit(clone, "a new field with a new number")
     result = gate(clone)
     assert result.returncode == 0, output(result)
-    assert "FIELD_NO_DELETE" in output(result)
+    assert findings(clone) == {("FIELD_NO_DELETE", "acme.person.v1.Person", "waived")}
+    waived = finding(clone, "FIELD_NO_DELETE", "acme.person.v1.Person")
+    assert waived["breaks"] == ["v0.1.0"] and waived["waived_by"] == "v0.2.0"
     assert "[acme.person.v1.Person] — breaks v0.1.0 — waived: v0.2.0 accepted this break" in output(result)
-    assert "1 findings, 0 refused" in output(result)
 
 
 def test_a_break_no_release_accepted_still_counts(clone):
@@ -77,27 +82,33 @@ def test_a_break_no_release_accepted_still_counts(clone):
     commit(clone, "a new field with a new number")
     result = gate(clone)
     assert result.returncode != 0, output(result)
-    assert "[acme.person.v1.Person] — breaks v0.1.0 — refused: it breaks the clients of v0.1.0" in output(result)
+    assert findings(clone) == {("FIELD_NO_DELETE", "acme.person.v1.Person", "refused")}
+    assert finding(clone, "FIELD_NO_DELETE", "acme.person.v1.Person")["refused_for"] == ["v0.1.0"]
 
 
-def test_a_release_is_compiled_once_and_then_read_from_the_cache(clone):
+def test_a_release_is_compiled_once_and_then_read_from_the_cache(clone, tmp_path):
     history(clone)
-    images = [clone / ".tmp/cache/images" / f"{git(clone, 'rev-parse', t + '^{commit}').strip()}.binpb"
-              for t in ("v0.1.0", "v0.2.0")]
-    assert run(clone, "check-releases.sh").returncode == 0
+    cache = tmp_path / "cache"
+    # The branch is v0.2.0 itself: only v0.1.0 differs, so only its image is needed.
+    assert run(clone, "breaking", "--releases-only", GATE_CACHE=str(cache)).returncode == 0
+    [first] = (cache / "image").glob("*.binpb")
     # A compile writes a new file and moves it in: the same inode and bytes mean it was read.
-    kept = [(i.stat().st_ino, i.read_bytes()) for i in images]
-    age(*images)
-    assert run(clone, "check-releases.sh").returncode == 0
-    assert [(i.stat().st_ino, i.read_bytes()) for i in images] == kept
+    kept = (first.stat().st_ino, first.read_bytes())
+    age(first)
+    # Another tree, so every comparison is made again and needs both images.
+    add_to_person(clone, HARMLESS)
+    assert run(clone, "breaking", "--releases-only", GATE_CACHE=str(cache)).returncode == 0
+    assert len(list((cache / "image").glob("*.binpb"))) == 2
+    assert (first.stat().st_ino, first.read_bytes()) == kept
     # Touched as used, so CI's clean-up (pull-request.yml) forgets only what went unused.
-    assert all(i.stat().st_mtime > LONG_AGO for i in images)
+    assert first.stat().st_mtime > LONG_AGO
 
 
 def test_without_a_release_there_is_nothing_to_compare_with(clone):
-    result = run(clone, "check-releases.sh")
+    result = run(clone, "breaking", "--releases-only")
     assert result.returncode == 0, output(result)
-    assert "releases: no release tag yet, nothing to compare with" in output(result)
+    assert "no base and no release yet" in output(result)
+    assert document(clone)["releases"] == []
 
 
 def test_a_file_deleted_since_a_release_is_judged_on_the_whole_tree(clone):
@@ -113,8 +124,7 @@ def test_a_file_deleted_since_a_release_is_judged_on_the_whole_tree(clone):
     git(clone, "checkout", "-q", "-b", "next")
     extra.unlink()
     commit(clone, "extra file deleted")
-    result = run(clone, "check-releases.sh")
+    result = run(clone, "breaking", "--releases-only")
     assert result.returncode != 0, output(result)
-    assert "FILE_NO_DELETE" in output(result)
+    assert findings(clone) == {("FILE_NO_DELETE", "acme/person/v1/extra.proto", "refused")}
     assert "— breaks v0.1.0 — refused: it breaks the clients of v0.1.0" in output(result)
-

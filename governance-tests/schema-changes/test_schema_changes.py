@@ -1,18 +1,18 @@
-"""The governance gate against the edit table in edits.py, plus the drift gate and the
-ways the breaking check picks its base. Every case runs the real scripts on a real git
-repository; nothing about buf is mocked."""
-
-import os
-import pathlib
-import subprocess
+"""The governance gate against the edit table in edits.py, plus the versions gate and the ways
+the breaking check picks its base. Every case runs the real gate on a real git repository;
+nothing about buf is mocked. A breaking case names every finding it expects (rule, element),
+read from the gate's findings document."""
 
 import pytest
 
 from conftest import git
 from edits import BREAKING, LINT_AND_FORMAT, PERSON, RULES_BREAKING, RULES_SAFE, SAFE, USER, Case, Create, Move, Replace
+from gate import commit, document, finding, findings, gate, output, run
+
+__all__ = ["apply", "commit", "gate", "output", "run"]
 
 
-def apply(repo: pathlib.Path, case: Case) -> None:
+def apply(repo, case: Case) -> None:
     for edit in case.edits:
         if isinstance(edit, Replace):
             path = repo / edit.path
@@ -27,39 +27,24 @@ def apply(repo: pathlib.Path, case: Case) -> None:
             raise TypeError(edit)
 
 
-def commit(repo: pathlib.Path, message: str) -> None:
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", message)
+@pytest.mark.parametrize("case", BREAKING + RULES_BREAKING, ids=lambda c: c.id)
+def test_gate_refuses_breaking_changes(clone, case):
+    apply(clone, case)
+    commit(clone, case.id)
+    result = gate(clone)
+    assert result.returncode != 0, f"{case.id} passed the gate:\n{output(result)}"
+    assert findings(clone) == {(rule, element, "refused") for rule, element in case.found}, output(result)
 
 
-def run(repo: pathlib.Path, script: str, **env: str) -> subprocess.CompletedProcess:
-    clean_env = {k: v for k, v in os.environ.items() if k not in ("BASE_REF", "SCHEMA_ONLY")}
-    return subprocess.run(
-        ["bash", f"scripts/gate/{script}"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        env={**clean_env, **env},
-        timeout=300,
-    )
-
-
-def gate(repo: pathlib.Path, **env: str) -> subprocess.CompletedProcess:
-    """lint + format + breaking: the schema part of `make check` (drift is tested below)."""
-    return run(repo, "check.sh", SCHEMA_ONLY="1", **env)
-
-
-def output(result: subprocess.CompletedProcess) -> str:
-    return result.stdout + result.stderr
-
-
-@pytest.mark.parametrize("case", BREAKING + LINT_AND_FORMAT + RULES_BREAKING, ids=lambda c: c.id)
-def test_gate_refuses(clone, case):
+@pytest.mark.parametrize("case", LINT_AND_FORMAT, ids=lambda c: c.id)
+def test_gate_refuses_lint_and_format(clone, case):
     apply(clone, case)
     commit(clone, case.id)
     result = gate(clone)
     assert result.returncode != 0, f"{case.id} passed the gate:\n{output(result)}"
     assert case.rule in output(result), f"{case.id}: expected {case.rule}:\n{output(result)}"
+    failed = {c["name"] for c in document(clone)["checks"] if not c["ok"]}
+    assert failed == {"format" if case.rule == "not formatted" else "lint"}, failed
 
 
 @pytest.mark.parametrize("case", SAFE + RULES_SAFE, ids=lambda c: c.id)
@@ -69,86 +54,75 @@ def test_gate_accepts(clone, case):
     result = gate(clone)
     assert result.returncode == 0, f"{case.id} was refused:\n{output(result)}"
     assert "governance gate passed" in output(result)
+    assert findings(clone) == set()
 
 
 def test_suite_is_large_enough():
-    assert len(BREAKING) + len(LINT_AND_FORMAT) + len(SAFE) >= 20
+    assert len(BREAKING) + len(LINT_AND_FORMAT) + len(SAFE) + len(RULES_BREAKING) + len(RULES_SAFE) >= 40
 
 
 def test_uncommitted_breaking_edit_is_caught(clone):
     apply(clone, BREAKING[0])
     result = gate(clone)
     assert result.returncode != 0
-    assert BREAKING[0].rule in output(result)
+    assert findings(clone) == {(rule, element, "refused") for rule, element in BREAKING[0].found}
 
 
-def test_base_ref_overrides_the_merge_base(clone):
-    # CI compares a pull request with its base commit. A breaking commit made on main
-    # itself has no merge-base difference, so only BASE_REF can catch it.
+def test_a_breaking_commit_made_on_main_is_compared_with_the_previous_commit(clone):
+    # Directly on main, with everything pushed, there is no merge base to speak of: the gate
+    # compares with the previous commit, never with the commit itself, and says so.
     git(clone, "checkout", "-q", "main")
     apply(clone, BREAKING[0])
     commit(clone, "breaking change straight on main")
-    assert gate(clone).returncode == 0
-    result = gate(clone, BASE_REF="HEAD~1")
+    git(clone, "update-ref", "refs/remotes/origin/main", "HEAD")  # as if pushed
+    result = gate(clone)
+    assert result.returncode != 0, output(result)
+    assert findings(clone) == {(rule, element, "refused") for rule, element in BREAKING[0].found}
+    base = document(clone)["base"]
+    assert base["commit"] == git(clone, "rev-parse", "HEAD~1").strip()
+    assert base["why"] == "the previous commit (on main)"
+    assert f"the base {base['commit'][:12]} (the previous commit (on main))" in output(result)
+
+
+def test_unpushed_commits_on_main_are_compared_with_the_upstream(clone):
+    git(clone, "checkout", "-q", "main")
+    upstream = git(clone, "rev-parse", "origin/main").strip()
+    apply(clone, BREAKING[0])
+    commit(clone, "breaking")
+    git(clone, "commit", "-q", "--allow-empty", "-m", "and another")
+    result = gate(clone)
+    assert result.returncode != 0, output(result)
+    assert document(clone)["base"] == {"commit": upstream, "why": "the commits of main not yet on origin/main"}
+
+
+def test_a_detached_head_is_compared_with_the_previous_commit(clone):
+    apply(clone, BREAKING[0])
+    commit(clone, "breaking")
+    git(clone, "checkout", "-q", "--detach", "HEAD")
+    result = gate(clone)
+    assert result.returncode != 0, output(result)
+    assert document(clone)["base"]["why"] == "the previous commit (on a detached HEAD)"
+
+
+def test_base_ref_overrides_the_base(clone):
+    # CI passes a pull request's base commit, or a push's previous commit.
+    apply(clone, BREAKING[0])
+    commit(clone, "breaking")
+    git(clone, "commit", "-q", "--allow-empty", "-m", "nothing")
+    assert gate(clone, BASE_REF="HEAD~1").returncode == 0
+    result = gate(clone, BASE_REF="HEAD~2")
     assert result.returncode != 0
-    assert BREAKING[0].rule in output(result)
+    assert document(clone)["base"]["why"] == "BASE_REF=HEAD~2"
 
 
 def test_unknown_base_ref_is_a_clear_error(clone):
     result = gate(clone, BASE_REF="no-such-ref")
     assert result.returncode != 0
-    assert "BASE_REF=no-such-ref is not a commit" in output(result)
-
-
-def test_drift_gate_passes_on_a_regenerated_tree(clone):
-    result = run(clone, "check-drift.sh")
-    assert result.returncode == 0, output(result)
-
-
-def test_drift_gate_catches_a_proto_change_without_regeneration(clone):
-    apply(clone, SAFE[0])  # a new field, but gen/ is not regenerated
-    commit(clone, "field added, gen/ forgotten")
-    result = run(clone, "check-drift.sh")
-    assert result.returncode != 0
-    assert "gen/java/src/main/java/com/acme/person/v1/Person.java" in output(result)
-    assert "gen/ts/src/acme/person/v1/person_pb.ts" in output(result)
-    assert "gen/python/src/acme/person/v1/person_pb2.py" in output(result)
-
-
-def test_drift_gate_catches_a_hand_edited_generated_file(clone):
-    stub = clone / "gen/ts/src/acme/auth/v1/auth_service_pb.ts"
-    stub.write_text(stub.read_text() + "\nexport const patchedByHand = true;\n")
-    commit(clone, "hand edit under gen/")
-    result = run(clone, "check-drift.sh")
-    assert result.returncode != 0
-    assert "gen/ts/src/acme/auth/v1/auth_service_pb.ts" in output(result)
-
-
-def test_drift_gate_catches_a_manifest_version_edited_by_hand(clone):
-    pyproject = clone / "gen/python/pyproject.toml"
-    pyproject.write_text(pyproject.read_text().replace('\nversion = "', '\nversion = "9', 1))
-    commit(clone, "SDK version bumped in one manifest only")
-    result = run(clone, "check-drift.sh")
-    assert result.returncode != 0
-    assert "gen/python/pyproject.toml" in output(result)
-
-
-def test_drift_gate_catches_a_deleted_proto_whose_code_stayed(clone):
-    apply(clone, Case("file-added", SAFE[5].edits))
-    commit(clone, "new file")
-    assert run(clone, "gen.sh").returncode == 0
-    commit(clone, "regenerated")
-    assert run(clone, "check-drift.sh").returncode == 0
-    git(clone, "rm", "-q", "proto/acme/auth/v1/audit.proto")
-    commit(clone, "file removed, gen/ forgotten")
-    result = run(clone, "check-drift.sh")
-    assert result.returncode != 0
-    assert "audit" in output(result).lower()
-    assert (clone / PERSON).exists()
+    assert "error: BASE_REF=no-such-ref is not a commit here (fetch it first)" in output(result)
 
 
 def test_versions_gate_passes_on_the_tree(clone):
-    result = run(clone, "check-versions.sh")
+    result = run(clone, "versions", "check")
     assert result.returncode == 0, output(result)
 
 
@@ -160,14 +134,14 @@ def test_versions_gate_catches_a_pin_edited_by_hand(clone):
     workflow = clone / ".github/workflows/ci.yml"
     workflow.write_text(workflow.read_text().replace("python-version: '", "python-version: '9", 1))
     commit(clone, "two pins bumped by hand")
-    result = run(clone, "check-versions.sh")
+    result = run(clone, "versions", "check")
     assert result.returncode != 0
     assert "services/person-spring/pom.xml: 91" in output(result)
     assert "MAPSTRUCT_VERSION=" in output(result)
     assert ".github/workflows/ci.yml: 93" in output(result)
     assert "PYTHON_VERSION=" in output(result)
     # The whole gate fails on it too, and names the check.
-    result = run(clone, "check.sh")
+    result = run(clone, "check", "--only", "versions")
     assert result.returncode != 0
     assert "governance gate FAILED: versions" in output(result)
 
@@ -183,18 +157,63 @@ def test_a_rule_loosened_on_a_response_is_refused(clone):
     commit(clone, "User.username: no rule")
     result = gate(clone)
     assert result.returncode != 0, output(result)
-    assert "VALIDATE_STRING_MIN_LEN_LOOSENED" in output(result)
-    assert "acme/auth/v1/user.proto:" in output(result)
-    assert "on a message sent by servers; breaks clients that validate answers" in output(result)
+    assert findings(clone) == {("VALIDATE_MIN_LEN_LOOSENED", "acme.auth.v1.User.username", "refused")}
+    f = finding(clone, "VALIDATE_MIN_LEN_LOOSENED", "acme.auth.v1.User.username")
+    assert f["file"] == "acme/auth/v1/user.proto" and f["source"] == "validate"
+    assert "on a message sent by servers; breaks clients that validate answers" in f["message"]
 
 
 def test_rule_findings_point_at_the_field(clone):
     apply(clone, RULES_BREAKING[0])
     commit(clone, RULES_BREAKING[0].id)
     result = gate(clone)
-    line = next(l for l in output(result).splitlines() if "VALIDATE_STRING_MAX_LEN_TIGHTENED" in l)
-    path, row, column = line.split(":")[:3]
-    assert path == "acme/person/v1/person.proto"
-    text = (clone / "proto" / path).read_text().splitlines()[int(row) - 1]
-    assert text[int(column) - 1:].startswith("string name = 2"), text
-    assert "(200 → 100)" in line
+    f = finding(clone, "VALIDATE_MAX_LEN_TIGHTENED", "acme.person.v1.Person.name")
+    text = (clone / "proto" / f["file"]).read_text().splitlines()[f["line"] - 1]
+    assert f["file"] == "acme/person/v1/person.proto"
+    assert text[f["column"] - 1:].startswith("string name = 2"), text
+    assert "(200 → 100)" in f["message"]
+    assert f"{f['file']}:{f['line']}:{f['column']}:VALIDATE_MAX_LEN_TIGHTENED " in output(result)
+
+
+def test_buf_breaking_with_the_repository_buf_yaml_lists_and_runs_the_plugin(clone):
+    # The VALIDATE_… rules run inside buf itself, for anyone who runs buf breaking here.
+    listed = subprocess_buf(clone, "config", "ls-breaking-rules")
+    assert "VALIDATE_MAX_LEN_TIGHTENED" in listed.stdout and "FIELD_SAME_TYPE" in listed.stdout, listed.stderr
+    against = run(clone, "image", "main").stdout.strip()  # main's contracts, compiled
+    apply(clone, RULES_BREAKING[0])
+    broke = subprocess_buf(clone, "breaking", "proto", "--against", against, "--error-format=msvs")
+    assert broke.returncode == 100, broke.stdout + broke.stderr
+    assert "acme/person/v1/person.proto(40,3) : error VALIDATE_MAX_LEN_TIGHTENED : acme.person.v1.Person.name" in broke.stdout
+
+
+def subprocess_buf(repo, *args):
+    import subprocess
+    return subprocess.run(["bash", "-c", 'source scripts/lib.sh && exec buf "$@"', "buf", *args],
+                          cwd=repo, capture_output=True, text=True, timeout=300)
+
+
+def test_the_findings_document_is_versioned_and_read_back(clone):
+    apply(clone, RULES_BREAKING[0])
+    commit(clone, RULES_BREAKING[0].id)
+    gate(clone)
+    doc = document(clone)
+    assert doc["gate"] and len(doc["gate"]) == 64
+    assert doc["version"]["bump"] == "breaking"
+    assert [c["name"] for c in doc["checks"]] == ["lint", "format", "breaking"]
+    # A document from another version of the gate is refused, not misread.
+    path = clone.parent / "gate-out" / "findings.json"
+    path.write_text(path.read_text().replace('"acme.gate.findings/v1"', '"acme.gate.findings/v2"'))
+    result = run(clone, "release", "accepted-breaks")
+    assert result.returncode != 0
+    assert "is acme.gate.findings/v2, from another gate; this gate reads acme.gate.findings/v1" in output(result)
+    assert len(output(result).strip().splitlines()) == 1, output(result)
+
+
+def test_a_schema_that_does_not_compile_fails_closed(clone):
+    person = clone / PERSON
+    person.write_text(person.read_text().replace("message Person {", "message Person {\n  NoSuchType broken = 99;", 1))
+    commit(clone, "does not compile")
+    result = gate(clone)
+    assert result.returncode != 0
+    breaking = next(c for c in document(clone)["checks"] if c["name"] == "breaking")
+    assert not breaking["ok"] and "does not compile" in breaking["detail"] and "NoSuchType" in breaking["detail"]

@@ -2,16 +2,20 @@
 # release/release.sh [--allow-breaking "REASON"] [--no-publish] — `make release`: the next
 # release, its version computed from the schema, never typed by hand.
 #
-# proto/ is compared with the latest release tag (v*) by the gate's own breaking check: a
-# breaking change (buf's findings, the validation rules' — accepted exceptions included: they are
-# still breaking) → the next major, or the next minor while the SDK is 0.x, and refused without a
-# written reason (a v1 package should not break: add v2 beside it); additions → the next minor;
-# comments or options only → the next patch; nothing → no release. Then it writes the
-# CHANGELOG.md section (what was added, removed, and every breaking finding with its rule),
-# writes the version into versions.env and every manifest (make versions, make gen), commits,
-# tags vX.Y.Z, builds the three packages and publishes them to the registries the environment
-# names (release/publish.sh; `eval "$(scripts/release/registries.sh env)"` for make
-# registries'). With no release tag yet, the first release is SDK_VERSION as it stands.
+# The gate decides (`gate release plan`): proto/ is compared with the latest release tag (v*)
+# and every earlier one, with the same rules as make check (buf's FILE rules and the VALIDATE
+# plugin's). A break of any release's clients — accepted by an exception or not; only a break
+# an earlier release accepted is not new — makes a breaking release: the next major, or the next
+# minor while the SDK is 0.x, refused without a written reason (a v1 package should not break:
+# add v2 beside it); additions → the next minor; comments or options only → the next patch;
+# nothing → no release. The gate writes its findings once, as .tmp/gate/findings.json; the
+# CHANGELOG.md section (`gate release notes`: what was added, removed, and every break with the
+# releases whose clients it breaks) and the tag's Accepted-Break lines (`gate release
+# accepted-breaks`) are read from it. Then this writes the version into versions.env and every
+# manifest, commits, tags vX.Y.Z, builds the three packages and publishes them to the
+# registries the environment names (release/publish.sh; `eval "$(scripts/release/registries.sh
+# env)"` for make registries'). With no release tag yet, the first release is SDK_VERSION as it
+# stands.
 #
 # Run on a HEAD that is already a release tag, it only publishes what the registries lack: a
 # publish that failed half-way is resumed, never tagged twice. A version that exists is never
@@ -33,7 +37,7 @@ dirty="$(git status --porcelain)"
 $dirty"
 
 publish_release() {
-  "$ROOT/scripts/gate/check-release-tag.sh" "$1" >/dev/null
+  "$ROOT/scripts/gate/gate" release tag-check "$1" >/dev/null
   "$ROOT/scripts/sdk/all.sh" build >/dev/null
   if $publish; then
     "$ROOT/scripts/release/publish.sh" || die "$1 is tagged, but not every registry has it: run make release again to publish the rest"
@@ -50,38 +54,16 @@ if [[ -n "$here" ]]; then
   exit 0
 fi
 
-latest="$(git tag --list 'v[0-9]*' --sort=-v:refname | head -n 1)"
 work="$(mktemp -d)" && trap 'rm -rf "$work"' EXIT
-if [[ -z "$latest" ]]; then
-  next="$SDK_VERSION" kind="first"
-  echo '{"bump":"first","added":[],"removed":[],"findings":[],"problems":[]}' >"$work/summary.json"
-else
-  log "comparing proto/ with the latest release, $latest"
-  BASE_REF="$latest" "$ROOT/scripts/gate/check-breaking.sh" >"$work/check.log" 2>&1 || true
-  cp "$TOOLS/gate/breaking.json" "$work/summary.json" 2>/dev/null || { cat "$work/check.log" >&2; die "the breaking check against $latest failed (above)"; }
-  kind="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["bump"])' "$work/summary.json")"
-  problems="$(python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))["problems"]))' "$work/summary.json")"
-  [[ -z "$problems" ]] || die "the exceptions file is wrong; fix it first:
-$problems"
-  # Against every release too (gate/check-releases.sh): a change that breaks an earlier release's
-  # clients is a breaking release even when the latest release does not see it.
-  if ! "$ROOT/scripts/gate/check-releases.sh" >"$work/releases.log" 2>&1; then
-    grep -q ' — refused: ' "$work/releases.log" || { cat "$work/releases.log" >&2; die "the check against every release failed (above)"; }
-    grep ' — refused: ' "$work/releases.log" >>"$work/check.log"
-    [[ "$kind" == breaking ]] || breaks="for the clients of earlier releases"
-    kind=breaking
-  fi
-  IFS=. read -r major minor patch <<<"${latest#v}"
-  case "$kind" in
-    none) die "nothing changed in the contracts since $latest: no release" ;;
-    breaking)
-      grep -E '^[a-z].*:[0-9]+:[0-9]+:' "$work/check.log" >&2 || true
-      [[ -n "$reason" ]] || die "refused: breaking changes ${breaks:-since $latest} (above). A v1 package should not break: add v2 beside it (README). To release the break anyway, give the reason: make release REASON=\"…\""
-      if ((major == 0)); then next="0.$((minor + 1)).0"; else next="$((major + 1)).0.0"; fi ;;
-    additions) next="$major.$((minor + 1)).0" ;;
-    patch) next="$major.$minor.$((patch + 1))" ;;
-  esac
-fi
+log "comparing proto/ with every release"
+"$ROOT/scripts/gate/gate" release plan >"$work/plan" 2>"$work/check.log" || { cat "$work/check.log" >&2; die "the release could not be planned (above)"; }
+kind="$(sed -n 's/^kind=//p' "$work/plan")" latest="$(sed -n 's/^latest=//p' "$work/plan")" next="$(sed -n 's/^next=//p' "$work/plan")" breaks="$(sed -n 's/^breaks=//p' "$work/plan")"
+case "$kind" in
+  none) die "nothing changed in the contracts since $latest: no release" ;;
+  breaking)
+    grep -E '^[a-z].*:[0-9]+:[0-9]+:' "$work/check.log" >&2 || true
+    [[ -n "$reason" ]] || die "refused: breaking changes for the clients of $breaks (above). A v1 package should not break: add v2 beside it (README). To release the break anyway, give the reason: make release REASON=\"…\"" ;;
+esac
 tag="v$next"
 git rev-parse -q --verify "refs/tags/$tag" >/dev/null && die "$tag exists already: a version is released once"
 [[ "$kind" == breaking || -z "$reason" ]] || echo "note: no breaking change since $latest; the reason is not recorded"
@@ -119,12 +101,12 @@ fi
 log "releasing $tag (${kind}${latest:+ since $latest})"
 # Until the commit, a failure leaves the tree as it was (it was clean).
 trap 'git reset -q --hard HEAD; rm -rf "$work"; die "the release of $tag failed before its commit; nothing was changed"' ERR
-python3 "$ROOT/scripts/release/changelog.py" "$work/summary.json" "$tag" "${latest:-}" "$kind" "$reason" "$work/old-clients.md" >"$work/section.md"
+"$ROOT/scripts/gate/gate" release notes --tag "$tag" --previous "${latest:-}" --kind "$kind" --reason "$reason" --old-clients "$work/old-clients.md" >"$work/section.md"
 { echo "# Changelog"; echo; cat "$work/section.md"; [[ -f CHANGELOG.md ]] && sed '1{/^# Changelog$/d};2{/^$/d}' CHANGELOG.md; } >"$work/CHANGELOG.md"
 mv "$work/CHANGELOG.md" CHANGELOG.md
 sed -i "s/^SDK_VERSION=.*/SDK_VERSION=$next/" versions.env
-python3 "$ROOT/scripts/gate/versions.py" write >/dev/null
-"$ROOT/scripts/gate/gen.sh" >/dev/null
+"$ROOT/scripts/gate/gate" versions write >/dev/null
+"$ROOT/scripts/gate/gate" gen >/dev/null
 git add -A
 git commit -q -F - <<MSG
 Release $tag
@@ -135,7 +117,7 @@ MSG
 # check against every release then waives exactly those, against the releases before it.
 cp "$work/section.md" "$work/tag.md"
 if [[ "$kind" == breaking ]]; then
-  "$VENV/bin/python" scripts/gate/releases-report.py --accepted-breaks "$TOOLS/gate/releases/summary.json" >>"$work/tag.md"
+  "$ROOT/scripts/gate/gate" release accepted-breaks >>"$work/tag.md"
 fi
 git tag -a "$tag" -F "$work/tag.md"
 trap - ERR

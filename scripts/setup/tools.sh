@@ -152,6 +152,18 @@ install_actionlint() {
   stamp actionlint "$ACTIONLINT_VERSION"
 }
 
+install_gate() {
+  # The governance gate and its buf check plugin (gate/, a Go module pinned by go.mod/go.sum),
+  # rebuilt whenever a file of the module changes. -trimpath makes the binaries the same from any
+  # checkout: their hash is the gate's identity, which every cache entry's key carries.
+  local want
+  want="$(cd "$ROOT/gate" && find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum \) -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)"
+  done_before gate "$want" && [[ -x "$BIN/gate" && -x "$BIN/buf-plugin-protovalidate-breaking" ]] && return
+  log "building the gate and its buf check plugin (gate/, Go $(go env GOVERSION))"
+  (cd "$ROOT/gate" && go build -trimpath -o "$BIN/" ./cmd/gate ./cmd/buf-plugin-protovalidate-breaking) || die "the gate does not build (above)"
+  stamp gate "$want"
+}
+
 install_maven
 install_node
 install_npm_workspace
@@ -163,4 +175,5 @@ install_actionlint
 install_grpcurl
 install_ghz
 install_helm
+install_gate
 log "tools ready in .tmp/"

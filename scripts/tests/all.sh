@@ -9,7 +9,8 @@ cd "$ROOT"
 
 suites=(
   "workflows|scripts/gate/lint-workflows.sh"
-  "governance-gate|scripts/gate/check.sh"
+  "governance-gate|scripts/gate/gate check"
+  "gate-unit|scripts/tests/gate-unit.sh"
   "schema-changes|scripts/tests/schema-changes.sh"
   "sdk-java|scripts/sdk/java.sh test"
   "sdk-ts|scripts/sdk/ts.sh test"

@@ -13,7 +13,8 @@
 #   - run again on the tag, it only checks that every registry has the release;
 #   - nothing changed, nothing is released;
 #   - a field number freed by that break, reused with another type, is compatible with the
-#     latest release but refused for breaking the two before it.
+#     latest release but refused for breaking the two before it; released with a reason (not
+#     published), its CHANGELOG section names those two releases.
 # Every version is then in every registry.
 source "$(dirname "$0")/../lib.sh"
 export REGISTRIES_DIR="$TOOLS/registries-release-test" NPM_REGISTRY_PORT="$(free_port)" PYPI_REGISTRY_PORT="$(free_port)" MAVEN_REGISTRY_PORT="$(free_port)"
@@ -70,7 +71,7 @@ message Team {
   string name = 1;
 }
 PROTO
-scripts/gate/gen.sh >/dev/null && git add -A && git commit -qm "Team"
+scripts/gate/gate gen >/dev/null && git add -A && git commit -qm "Team"
 release || { tail -30 ../release.log; die "the additive release failed"; }
 [[ "$(tags)" == "v0.1.0 v0.2.0" ]] || die "tags: $(tags)"
 grep -q "^SDK_VERSION=0.2.0$" versions.env || die "versions.env does not say 0.2.0"
@@ -97,7 +98,7 @@ sed -i 's/throw new ConnectError(LOGIN_FAILED, Code.Unauthenticated);/throw new 
 grep -q "Code.NotFound" services/auth-node/src/accounts.ts || die "the auth-node edit no longer applies"
 printf '%s\n' "" "// Badge is what a team member wears." "message Badge {" "  // label is printed on it." "  string label = 1;" "}" \
   >>proto/acme/person/v1/person.proto
-scripts/gate/gen.sh >/dev/null && git add -A && git commit -qm "Badge; auth-node: unknown users are NOT_FOUND"
+scripts/gate/gate gen >/dev/null && git add -A && git commit -qm "Badge; auth-node: unknown users are NOT_FOUND"
 refused "a change whose services break earlier clients" "v0.1.0 v0.2.0"
 expect "refused: clients of earlier releases fail against the new services" "refused"
 expect "@0.1.0/auth-node/grpc/" "a client of 0.1.0 named"
@@ -107,10 +108,10 @@ git reset -q --hard HEAD~1
 
 log "a breaking change: refused without a reason, changing nothing"
 sed -i 's/int32 age = 3 \[/int32 age = 9 [/' proto/acme/person/v1/person.proto
-scripts/gate/gen.sh >/dev/null && git add -A && git commit -qm "Person: age renumbered"
+scripts/gate/gate gen >/dev/null && git add -A && git commit -qm "Person: age renumbered"
 refused "a breaking change without a reason" "v0.1.0 v0.2.0"
-expect "refused: breaking changes since v0.2.0" "refused"
-expect "FIELD_NO_DELETE" "the finding named"
+expect "refused: breaking changes for the clients of v0.2.0 (above)" "refused"
+expect ":FIELD_NO_DELETE " "the finding named"
 release --allow-breaking "age moved to 9 with the migration; every client regenerates (ACME-42)" \
   || { tail -30 ../release.log; die "the breaking release with a reason failed"; }
 [[ "$(tags)" == "v0.1.0 v0.2.0 v0.3.0" ]] || die "tags: $(tags)"
@@ -136,11 +137,21 @@ expect "nothing changed in the contracts since v0.3.0" "refused"
 
 log "number 3 reused with another type: compatible with v0.3.0, refused for breaking v0.2.0's clients"
 sed -i 's|  int32 age = 9 \[|  // age_text was age in words.\n  string age_text = 3;\n  int32 age = 9 [|' proto/acme/person/v1/person.proto
-scripts/gate/gen.sh >/dev/null && git add -A && git commit -qm "Person: age_text reuses 3"
+scripts/gate/gate gen >/dev/null && git add -A && git commit -qm "Person: age_text reuses 3"
 refused "a change that breaks v0.2.0's clients" "v0.1.0 v0.2.0 v0.3.0"
 expect "[acme.person.v1.Person.age_text] — breaks v0.2.0, v0.1.0 — refused: it breaks the clients of v0.2.0, v0.1.0" "the earlier releases named"
-expect "refused: breaking changes for the clients of earlier releases" "refused as breaking"
-git reset -q --hard HEAD~1
+expect "refused: breaking changes for the clients of v0.2.0, v0.1.0 (above)" "refused as breaking"
+
+log "the same, released with a reason (not published): its CHANGELOG names the earlier releases it breaks"
+# Only the releases before the latest see this break, so a CHANGELOG read from the comparison
+# with the latest release alone would say nothing of it.
+(unset NPM_REGISTRY_URL PYPI_INDEX_URL MAVEN_REGISTRY_URL; release --no-publish --allow-breaking "age_text was agreed with every client team") \
+  || { tail -30 ../release.log; die "the release of the reuse with a reason failed"; }
+[[ "$(tags)" == "v0.1.0 v0.2.0 v0.3.0 v0.4.0" ]] || die "tags: $(tags)"
+sed -n '/^## v0.4.0/,/^## v0.3.0/p' CHANGELOG.md | grep -qF -- '- `FIELD_SAME_TYPE` `acme.person.v1.Person.age_text` (breaks the clients of v0.2.0, v0.1.0)' \
+  || die "CHANGELOG.md's v0.4.0 section does not name the releases the reuse breaks"
+git tag --list --format='%(contents)' v0.4.0 | grep -qx "Accepted-Break: FIELD_SAME_TYPE acme.person.v1.Person.age_text" \
+  || die "the v0.4.0 tag does not record the break it accepted"
 
 log "every version is in every registry"
 # Read whole first: grep -q stops reading at its match, and curl's SIGPIPE would fail the pipe.

@@ -1,0 +1,16 @@
+package findings_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
