@@ -67,7 +67,12 @@ mvn_from_registry() {
 # free_port — a TCP port nothing listens on now, for a test's own servers beside a user's.
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+# Bold only on a terminal: CI logs, test logs and PR comments keep plain text.
+if [[ -t 2 ]]; then
+  log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+else
+  log() { printf '==> %s\n' "$*" >&2; }
+fi
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # as_root CMD… — run CMD as root: directly when we are root (these machines), through sudo
