@@ -14,6 +14,8 @@ PERSON_REST_PORT="${PERSON_REST_PORT:-8080}"
 WEB_PROXY_PORT="${WEB_PROXY_PORT:-8088}"
 WEB_PAGE_PORT="${WEB_PAGE_PORT:-8089}"
 ADMIN_USERNAME=admin
+# How long make up waits for each part to answer before it gives up and says which.
+SYSTEM_START_SECONDS="${SYSTEM_START_SECONDS:-300}"
 
 # The admin's password: made once, kept with the data (a restart keeps the same admin).
 admin_password() {
