@@ -75,6 +75,19 @@ else
 fi
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# inputs_hash PATH… — one hash of the content of every file under the paths that git tracks or
+# would track (ignored build output left out), each with its path. An image labelled with it
+# (acme.inputs) was built from exactly these inputs, so the next build can be skipped.
+inputs_hash() {
+  (cd "$ROOT" && git ls-files -z -co --exclude-standard -- "$@" | python3 -c '
+import hashlib, os, sys
+h = hashlib.sha256()
+for path in sorted(set(sys.stdin.buffer.read().split(b"\0")) - {b""}):
+    if os.path.isfile(path):
+        h.update(path + b"\0" + hashlib.sha256(open(path, "rb").read()).digest())
+print(h.hexdigest()[:32])')
+}
+
 # as_root CMD… — run CMD as root: directly when we are root (these machines), through sudo
 # otherwise (a GitHub runner).
 as_root() { if ((EUID == 0)); then "$@"; else sudo "$@"; fi; }
