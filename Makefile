@@ -60,7 +60,7 @@ sdk: setup ## Build the Java, TypeScript and Python SDK packages into dist/.
 test: ## Run every test (what .ci/run and CI run).
 	@scripts/tests/all.sh
 
-test-schema-changes: setup ## The schema-change suite: 35 proto edits against the gate.
+test-schema-changes: setup ## The schema-change suite: 56 proto edits against the gate.
 	@scripts/tests/schema-changes.sh
 
 test-sdk: setup ## Build, install and smoke-test the three SDK packages.
