@@ -11,11 +11,11 @@ import re
 
 import pytest
 
-from docs import ROOT, anchors, documents, ignored, prose
+from docs import ROOT, anchors, documents, ignored, prose, tracked
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 CODE = re.compile(r"`([^`\s]+)`")
-TOP = tuple(p.name + "/" for p in ROOT.iterdir() if p.is_dir() and p.name not in (".git", ".tmp"))
+TOP = tuple(sorted({str(p.relative_to(ROOT)).split("/")[0] + "/" for p in tracked("*/*")}))
 # A placeholder or pattern, not a path: `gen/<lang>`, `proto/acme/*/v*`, `a/{b,c}`, `x/…`.
 NOT_A_PATH = re.compile(r"[<>*{}…$|]")
 # Documents that speak of a service repository made from a template, not of this one: their
