@@ -11,6 +11,7 @@ MAKEFLAGS += --no-print-directory
         test-person test-person-postgres bench-person run-person image-person test-compat \
         test-fuzz fuzz soak test-soak bench test-bench test-web-proxy test-web-page
 .PHONY: test-charts
+.PHONY: test-docs
 
 help: ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-24s %s\n", $$1, $$2}'
@@ -60,8 +61,11 @@ sdk: setup ## Build the Java, TypeScript and Python SDK packages into dist/.
 test: ## Run every test (what .ci/run and CI run).
 	@scripts/tests/all.sh
 
-test-schema-changes: setup ## The schema-change suite: 35 proto edits against the gate.
+test-schema-changes: setup ## The schema-change suite: 56 proto edits against the gate.
 	@scripts/tests/schema-changes.sh
+
+test-docs: setup ## The docs drift suite: links, repository paths and stated counts in the READMEs, docs/ and this help are true.
+	@scripts/tests/docs.sh
 
 test-sdk: setup ## Build, install and smoke-test the three SDK packages.
 	@scripts/sdk/all.sh test

@@ -3,7 +3,7 @@
 # the service images, started by the compatibility harness's Topology in Testcontainers, with
 # ghz and h2load as outside cross-checks; then benchmarks/report/report.py writes the report
 # and charts. `make bench` (full, about 25 minutes on 2 cores) writes benchmarks/results/,
-# which the README shows; `make test` runs the smoke plan (every scenario at tiny sizes) into
+# which docs/performance.md shows; `make test` runs the smoke plan (every scenario at tiny sizes) into
 # .tmp/bench-smoke/ and fails if the machinery breaks — timings are never judged there.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"

@@ -62,7 +62,7 @@ case "$kind" in
   none) die "nothing changed in the contracts since $latest: no release" ;;
   breaking)
     grep -E '^[a-z].*:[0-9]+:[0-9]+:' "$work/check.log" >&2 || true
-    [[ -n "$reason" ]] || die "refused: breaking changes for the clients of $breaks (above). A v1 package should not break: add v2 beside it (README). To release the break anyway, give the reason: make release REASON=\"…\"" ;;
+    [[ -n "$reason" ]] || die "refused: breaking changes for the clients of $breaks (above). A v1 package should not break: add v2 beside it (docs/releases.md). To release the break anyway, give the reason: make release REASON=\"…\"" ;;
 esac
 tag="v$next"
 git rev-parse -q --verify "refs/tags/$tag" >/dev/null && die "$tag exists already: a version is released once"

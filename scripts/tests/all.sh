@@ -12,6 +12,7 @@ suites=(
   "governance-gate|scripts/gate/gate check"
   "gate-unit|scripts/tests/gate-unit.sh"
   "schema-changes|scripts/tests/schema-changes.sh"
+  "docs|scripts/tests/docs.sh"
   "sdk-java|scripts/sdk/java.sh test"
   "sdk-ts|scripts/sdk/ts.sh test"
   "sdk-python|scripts/sdk/python.sh test"
