@@ -18,6 +18,7 @@ suites=(
   "submodule-consumer|scripts/tests/submodule-consumer.sh"
   "person-spring|scripts/services/test-person.sh"
   "person-spring-postgres|scripts/services/test-person-postgres.sh"
+  "crash|scripts/tests/crash.sh"
   "compatibility|scripts/tests/compat.sh"
   "demo|scripts/tests/demo.sh"
   "registries|scripts/tests/registries.sh"
