@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Every stored person of the run, read back through ListPeople as any client reads them. */
+/**
+ * Every stored person of the run, read back through ListPeople as any client reads them: page
+ * after page, each continuing from the last one's next_page_token.
+ */
 final class ReadBack {
   private static final int PAGE = 10_000;
 
@@ -24,19 +27,18 @@ final class ReadBack {
     try {
       var stub = service.authorized(PersonServiceGrpc.newBlockingStub(channel));
       Map<String, List<Person>> stored = new HashMap<>();
-      for (int page = 0; ; page++) {
+      String token = "";
+      do {
         Iterator<ListPeopleResponse> people = stub.withDeadlineAfter(120, TimeUnit.SECONDS)
-            .listPeople(ListPeopleRequest.newBuilder().setNameContains(prefix).setLimit(PAGE).setPage(page).build());
-        int n = 0;
+            .listPeople(ListPeopleRequest.newBuilder().setNameContains(prefix).setLimit(PAGE).setPageToken(token).build());
+        token = "";
         while (people.hasNext()) {
-          Person p = people.next().getPerson();
-          stored.computeIfAbsent(p.getName(), k -> new ArrayList<>(1)).add(p);
-          n++;
+          ListPeopleResponse r = people.next();
+          stored.computeIfAbsent(r.getPerson().getName(), k -> new ArrayList<>(1)).add(r.getPerson());
+          token = r.getNextPageToken();
         }
-        if (n < PAGE) {
-          return stored;
-        }
-      }
+      } while (!token.isEmpty());
+      return stored;
     } finally {
       channel.shutdownNow();
     }
