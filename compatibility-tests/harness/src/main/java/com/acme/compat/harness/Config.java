@@ -19,7 +19,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * has. Read strictly — an unknown key, protocol or capability is an error, so a typo cannot
  * silently drop a column from the matrix.
  */
-record Config(Map<String, Server> servers, Map<String, Client> clients, List<String> faults) {
+public record Config(Map<String, Server> servers, Map<String, Client> clients, List<String> faults) {
 
   static final Set<String> PROTOCOLS = Set.of("grpc", "grpc-web", "connect");
   static final Set<String> FAULTS = Set.of("auth-outage");
