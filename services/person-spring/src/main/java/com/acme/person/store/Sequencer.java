@@ -8,7 +8,8 @@ import java.util.List;
  * Stamps people right before they are inserted: created_at (IdentityAssigner.now) and, for the
  * embedded store, seq, the key of its person table and the order ListPeople reads it in. Both
  * are taken under one lock, with the name index entry, so seq order is created_at order and the
- * index only ever appends.
+ * index only ever appends. seq is counted here, from the largest stored: one service per embedded
+ * database, which H2 ensures (it locks its file against a second process).
  */
 final class Sequencer {
   private final IdentityAssigner identity;
