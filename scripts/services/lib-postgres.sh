@@ -35,18 +35,28 @@ start_throwaway_postgres() {
   if [[ "$for_containers" == containers ]]; then
     # Containers on any Docker network reach the host at the default bridge's gateway address:
     # the cluster listens there too, and the person role logs in from them with its password.
-    gateway="$(docker network inspect bridge -f '{{(index .IPAM.Config 0).Gateway}}')"
+    gateway="$(docker_bridge_gateway)"
     listen="127.0.0.1,$gateway"
     echo "host person person 0.0.0.0/0 scram-sha-256" | as_postgres tee -a "$PG_WORK/data/pg_hba.conf" >/dev/null
   fi
-  # fsync off: the cluster lives for one run.
+  # fsync off: the cluster lives for one run (PG_FSYNC=on where its figures are measured).
   as_postgres "$PG_BIN/pg_ctl" -D "$PG_WORK/data" -w -l "$PG_WORK/data/server.log" \
-    -o "-p $port -k $PG_WORK/data -c listen_addresses=$listen -c fsync=off" start >/dev/null
+    -o "-p $port -k $PG_WORK/data -c listen_addresses=$listen -c fsync=${PG_FSYNC:-off}" start >/dev/null
   as_postgres "$PG_BIN/psql" -q -h 127.0.0.1 -p "$port" -U postgres -d postgres \
     -c "CREATE ROLE person LOGIN PASSWORD 'person'" -c "CREATE DATABASE person OWNER person"
   export PG_JDBC_URL="jdbc:postgresql://127.0.0.1:$port/person?reWriteBatchedInserts=true"
   export PG_USER=person PG_PASSWORD=person
   [[ -z "$gateway" ]] || export PG_CONTAINER_JDBC_URL="jdbc:postgresql://$gateway:$port/person?reWriteBatchedInserts=true"
+}
+
+# docker_bridge_gateway — the host's address on Docker's default bridge (docker0). Not every
+# engine writes it into the network's IPAM config; the interface always has it.
+docker_bridge_gateway() {
+  local gateway
+  gateway="$(docker network inspect bridge -f '{{(index .IPAM.Config 0).Gateway}}' 2>/dev/null || true)"
+  [[ -n "$gateway" ]] || gateway="$(ip -4 -o addr show docker0 2>/dev/null | awk '{print $4}' | cut -d/ -f1 | head -1)"
+  [[ -n "$gateway" ]] || die "cannot find the host's address on Docker's bridge (docker0)"
+  echo "$gateway"
 }
 
 stop_throwaway_postgres() {

@@ -32,8 +32,11 @@ import java.util.concurrent.TimeUnit;
  * finishes and is answered, every other call ends OK or UNAVAILABLE, the service exits within
  * its grace period after closing its store, and after a restart the same checks hold.
  *
- * <p>usage: CrashTest kill|term STORE; the topology's environment (topology.sh up) names the
- * service. Exits 1 with one line per kind of failure.
+ * <p>disk (the embedded store only): the disk fills up and turns read-only under writers, then
+ * recovers (DiskScenario).
+ *
+ * <p>usage: CrashTest kill|term|disk STORE; the topology's environment (topology.sh up) names
+ * the service. Exits 1 with one line per kind of failure.
  */
 public final class CrashTest {
   private static final Duration GRACE = Duration.ofSeconds(30);
@@ -55,8 +58,13 @@ public final class CrashTest {
     Service service = new Service(env("PERSON_CONTAINER"), login());
     log("%s on %s, seed %d, people named %s…", scenario, store, seed, prefix);
 
-    Ledger ledger = new Ledger();
     Verdict verdict = new Verdict();
+    if (scenario.equals("disk")) {
+      DiskScenario.run(service, prefix, verdict);
+      finish(scenario, store, verdict);
+      return;
+    }
+    Ledger ledger = new Ledger();
     Load load = new Load(service, ledger, prefix, 8, 2);
     load.start();
     long started = System.nanoTime();
@@ -71,7 +79,7 @@ public final class CrashTest {
         log("SIGKILL after %.1f s of load", loadSeconds);
       }
       case "term" -> terminate(service, load, ledger, prefix, verdict, loadSeconds);
-      default -> throw new IllegalArgumentException("scenario must be kill or term, not " + scenario);
+      default -> throw new IllegalArgumentException("scenario must be kill, term or disk, not " + scenario);
     }
     load.awaitStopped();
     verdict.failAll("a call failed before the " + scenario, load.unexpected());
@@ -95,7 +103,10 @@ public final class CrashTest {
     Check.stored(ledger, stored, verdict);
     Replay.all(service, ledger, verdict);
     Check.complete(ledger, ReadBack.byName(service, prefix), verdict);
+    finish(scenario, store, verdict);
+  }
 
+  private static void finish(String scenario, String store, Verdict verdict) {
     if (verdict.passed()) {
       log("PASS %s on %s: every acknowledged person stored once, as answered; every replay answered the same", scenario, store);
       return;
@@ -183,7 +194,7 @@ public final class CrashTest {
     }
   }
 
-  private static String env(String name) {
+  static String env(String name) {
     String value = System.getenv(name);
     if (value == null || value.isEmpty()) {
       throw new IllegalStateException(name + " is not set: run this through scripts/tests/crash.sh");

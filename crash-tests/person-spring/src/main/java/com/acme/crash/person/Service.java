@@ -87,6 +87,13 @@ final class Service {
     target = port.replace("0.0.0.0:", "127.0.0.1:");
   }
 
+  /** Runs a command inside the container, as the service's own user. */
+  String exec(String... command) throws IOException, InterruptedException {
+    List<String> args = new ArrayList<>(List.of("exec", container));
+    args.addAll(List.of(command));
+    return docker(args.toArray(String[]::new));
+  }
+
   /** The container's log, every start of it. */
   String log() throws IOException, InterruptedException {
     return docker("logs", container);

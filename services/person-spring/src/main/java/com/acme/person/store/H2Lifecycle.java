@@ -156,6 +156,7 @@ final class H2Lifecycle {
     Path journalFile = Journal.of(kind.file());
     List<Path> files = Journal.existing(journalFile);
     int replayed = 0;
+    long bytes = 0;
     for (Path file : files) {
       JournalReader.Contents contents;
       try {
@@ -167,13 +168,15 @@ final class H2Lifecycle {
         log.warn("person store: the journal {} ends with a write cut short at byte {} ({} bytes, never acknowledged);"
             + " ignored", file, contents.end(), contents.size() - contents.end());
       }
+      bytes += contents.size();
       List<StoredPerson> people = contents.people();
       for (int from = 0; from < people.size(); from += REPLAY_BATCH) {
         merge(people.subList(from, Math.min(people.size(), from + REPLAY_BATCH)));
       }
       replayed += people.size();
     }
-    if (!files.isEmpty()) {
+    // Empty journals (a clean stop leaves one) need nothing: not even a writable folder.
+    if (bytes > 0) {
       jdbc.execute(fsync ? "CHECKPOINT SYNC" : "CHECKPOINT");
       try {
         for (Path file : files) {
