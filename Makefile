@@ -8,7 +8,7 @@ MAKEFLAGS += --no-print-directory
 .PHONY: bench-gate test-bench-gate breaking-releases compat-released release test-release registries registries-down publish test-registries up demo down test-demo help all setup gen format lint format-check breaking drift versions check-versions check sdk \
         test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean \
         auth-node test-auth-node bench-auth run-auth image-auth \
-        test-person test-person-postgres bench-person run-person image-person test-compat \
+        test-person test-person-postgres test-crash bench-person run-person image-person test-compat \
         test-fuzz fuzz soak test-soak bench test-bench
 
 help: ## List the commands.
@@ -69,6 +69,9 @@ test-person: setup ## person-spring's tests (H2): every RPC through the real ser
 
 test-person-postgres: setup ## person-spring's tests on the postgres profile, against a throwaway PostgreSQL.
 	@scripts/services/test-person-postgres.sh
+
+test-crash: setup ## The crash suite: the images killed and stopped under load (H2, PostgreSQL); acknowledged writes must survive.
+	@scripts/tests/crash.sh
 
 bench-person: setup ## person-spring's JMH benchmarks: mappers, protobuf vs JSON; prints the table.
 	@scripts/bench/person.sh
