@@ -94,6 +94,10 @@ bench: setup ## The benchmarks: the five field reports' scenarios against the im
 test-bench: setup ## The benchmarks' smoke run: every scenario at tiny sizes; fails if the machinery breaks (timings are not judged).
 	@scripts/bench/run.sh smoke
 
+.PHONY: bench-store
+bench-store: setup ## The person store alone (part of make bench): writers before/after its rework, a million people on H2 and PostgreSQL; store-*.json in benchmarks/results/.
+	@scripts/bench/store.sh full benchmarks/results --build
+
 soak: setup ## Both services under a steady ghz load for 10 minutes: p50/p99 and memory per minute.
 	@scripts/tests/soak.sh 10 60
 
