@@ -12,6 +12,7 @@ MAKEFLAGS += --no-print-directory
         test-fuzz fuzz soak test-soak bench test-bench test-web-proxy test-web-page
 .PHONY: test-charts
 .PHONY: test-docs
+.PHONY: test-crash
 
 help: ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-24s %s\n", $$1, $$2}'
@@ -78,6 +79,9 @@ test-person: setup ## person-spring's tests (H2): every RPC through the real ser
 test-person-postgres: setup ## person-spring's tests on the postgres profile, against a throwaway PostgreSQL.
 	@scripts/services/test-person-postgres.sh
 
+test-crash: setup ## The crash suite: the images killed and stopped under load (H2, PostgreSQL); acknowledged writes must survive.
+	@scripts/tests/crash.sh
+
 bench-person: setup ## person-spring's JMH benchmarks: mappers, protobuf vs JSON; prints the table.
 	@scripts/bench/person.sh
 
@@ -98,6 +102,10 @@ bench: setup ## The benchmarks: the five field reports' scenarios against the im
 
 test-bench: setup ## The benchmarks' smoke run: every scenario at tiny sizes; fails if the machinery breaks (timings are not judged).
 	@scripts/bench/run.sh smoke
+
+.PHONY: bench-store
+bench-store: setup ## The person store alone (part of make bench): writers before/after its rework, a million people on H2 and PostgreSQL; store-*.json in benchmarks/results/.
+	@scripts/bench/store.sh full benchmarks/results --build
 
 soak: setup ## Both services under a steady ghz load for 10 minutes: p50/p99 and memory per minute.
 	@scripts/tests/soak.sh 10 60

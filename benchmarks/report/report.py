@@ -12,6 +12,8 @@ from pathlib import Path
 
 import matplotlib
 
+import store_report
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -27,6 +29,7 @@ SCENARIOS = {
     "am": "auth-node with metrics on and off (h2load)",
     "s1x": "scenario 1 by ghz and h2load",
     "s3x": "scenario 3 by ghz and h2load",
+    **store_report.SCENARIOS,
 }
 
 # The field reports' published figures, printed beside ours (benchmarks/README.md says which
@@ -403,6 +406,8 @@ class Report:
                 "## Targets", ""]
         for section in (self.s1, self.s2, self.s3, self.s4, self.s5, self.s6, self.xc, self.an, self.am):
             section()
+        store_report.s1_transport(self, cell, num)
+        store_report.section(self, cell, num)
         targets = ["| target | ours | verdict |", "|---|---:|---|"] + [f"| {t} | {v} | {ok} |" for t, v, ok in self.targets] + [""]
         charts = [f"![{c}]({c})" for c in self.charts] + [""]
         notes = (["## Notes from the run", ""] + [f"- {n}" for n in self.notes] + [""]) if self.notes else []
@@ -428,6 +433,7 @@ def check(report, data):
 
 def main():
     data = json.loads(Path(sys.argv[1]).read_text())
+    data["rows"] += store_report.rows(Path(sys.argv[1]).parent)
     out = Path(sys.argv[2])
     out.mkdir(parents=True, exist_ok=True)
     report = Report(data, out)

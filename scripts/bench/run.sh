@@ -30,5 +30,7 @@ target=benchmarks/target
 GHZ_VERSION="$GHZ_VERSION" java -cp "$target/classes:$(cat "$target/classpath.txt")" com.acme.bench.Bench \
   "$ROOT" "$out" "$plan" "$TOOLS/bench/venv/bin/python"
 log "scenarios ran in $((SECONDS - start)) s"
+# The store's own benchmarks (writers before and after, a million people on both stores).
+"$ROOT/scripts/bench/store.sh" "$plan" "$out"
 "$TOOLS/bench/venv/bin/python" benchmarks/report/report.py "$out/results.json" "$out" "${check[@]}"
 rm -rf "$out/work"

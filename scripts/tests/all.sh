@@ -22,6 +22,7 @@ suites=(
   "person-spring|scripts/services/test-person.sh"
   "person-spring-postgres|scripts/services/test-person-postgres.sh"
   "web-proxy|scripts/services/web-proxy.sh test"
+  "crash|scripts/tests/crash.sh"
   "compatibility|scripts/tests/compat.sh"
   "demo|scripts/tests/demo.sh"
   "web-page|scripts/tests/web-page.sh"

@@ -53,24 +53,28 @@ class GetPersonResponse(_message.Message):
     def __init__(self, person: _Optional[_Union[_person_pb2.Person, _Mapping]] = ...) -> None: ...
 
 class ListPeopleRequest(_message.Message):
-    __slots__ = ("name_contains", "min_age", "max_age", "page", "limit")
+    __slots__ = ("name_contains", "min_age", "max_age", "page", "limit", "page_token")
     NAME_CONTAINS_FIELD_NUMBER: _ClassVar[int]
     MIN_AGE_FIELD_NUMBER: _ClassVar[int]
     MAX_AGE_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     name_contains: str
     min_age: int
     max_age: int
     page: int
     limit: int
-    def __init__(self, name_contains: _Optional[str] = ..., min_age: _Optional[int] = ..., max_age: _Optional[int] = ..., page: _Optional[int] = ..., limit: _Optional[int] = ...) -> None: ...
+    page_token: str
+    def __init__(self, name_contains: _Optional[str] = ..., min_age: _Optional[int] = ..., max_age: _Optional[int] = ..., page: _Optional[int] = ..., limit: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ListPeopleResponse(_message.Message):
-    __slots__ = ("person",)
+    __slots__ = ("person", "next_page_token")
     PERSON_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     person: _person_pb2.Person
-    def __init__(self, person: _Optional[_Union[_person_pb2.Person, _Mapping]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, person: _Optional[_Union[_person_pb2.Person, _Mapping]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class SyncPeopleRequest(_message.Message):
     __slots__ = ("request_id", "person")

@@ -144,6 +144,12 @@ class PersonServiceServicer:
         """ListPeople streams the people that match a filter, one page of at most
         limit people, ordered by created_at then id. The server sends with
         flow control, so a slow reader slows the sender instead of filling memory.
+
+        The last message of a page carries next_page_token when more people may
+        match: sending it back as page_token (with the same filter) streams the
+        next page, and a page read that way costs the same however deep it is.
+        Besides the common codes it returns INVALID_ARGUMENT for a page_token the
+        server did not make, one made for another filter, or one sent with a page.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

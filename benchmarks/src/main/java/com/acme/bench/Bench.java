@@ -66,6 +66,27 @@ public final class Bench {
         log("%d figures in %s", results.size(), out.resolve("results.json"));
       }
     }
+    transportOnly(root, work, plan, results, personSettings);
+    results.write(out.resolve("results.json"));
+  }
+
+  /**
+   * Scenario 1 again with person-spring in its benchmark-only transport mode
+   * (PERSON_TRANSPORT_ONLY: every request validated and answered, nothing stored), on a topology
+   * of its own after the others: the transport's share without the store's.
+   */
+  private static void transportOnly(Path root, Path work, Plan plan, Results results, Map<String, String> personSettings)
+      throws Exception {
+    Map<String, String> settings = new java.util.HashMap<>(personSettings);
+    settings.put("PERSON_TRANSPORT_ONLY", "true");
+    try (Topology topology = Topology.of(root, Files.createTempDirectory(work, "person-db"), Map.of(), settings)) {
+      topology.start();
+      CallsInARow s1 = new CallsInARow(new Services(topology), results, "person-spring-transport-only");
+      for (int rep = 1; rep <= plan.reps(); rep++) {
+        int r = rep;
+        step("s1 calls in a row, transport only", rep, () -> s1.run(plan.callsInARow(), r));
+      }
+    }
   }
 
   interface Step {

@@ -19,19 +19,26 @@ final class CallsInARow {
 
   private final Services services;
   private final Results results;
+  /** Whose figures these are: person-spring, or person-spring-transport-only (nothing stored). */
+  private final String service;
   private final Person person = People.penguin();
   private final String json = People.json(People.penguin());
 
   CallsInARow(Services services, Results results) {
+    this(services, results, "person-spring");
+  }
+
+  CallsInARow(Services services, Results results, String service) {
     this.services = services;
     this.results = results;
+    this.service = service;
   }
 
   void run(int[] ns, int rep) throws Exception {
     for (int n : ns) {
-      results.add("s1", "person-spring", "rest", n, "total", "ms", rep, rest(n));
-      results.add("s1", "person-spring", "grpc-unary", n, "total", "ms", rep, unary(n));
-      results.add("s1", "person-spring", "grpc-client-stream", n, "total", "ms", rep, stream(n));
+      results.add("s1", service, "rest", n, "total", "ms", rep, rest(n));
+      results.add("s1", service, "grpc-unary", n, "total", "ms", rep, unary(n));
+      results.add("s1", service, "grpc-client-stream", n, "total", "ms", rep, stream(n));
     }
   }
 

@@ -34,8 +34,9 @@ import org.springframework.test.context.DynamicPropertySource;
     webEnvironment = WebEnvironment.RANDOM_PORT,
     properties = {
       "spring.grpc.server.port=0",
-      // Each test run its own database, in memory (DurableDefaultTest tries the default).
-      "spring.datasource.url=jdbc:h2:mem:person;DB_CLOSE_DELAY=-1",
+      // Each application context its own database, in memory (DurableDefaultTest tries the
+      // default): one service per embedded database, as H2 itself allows one process per file.
+      "spring.datasource.url=jdbc:h2:mem:person-${random.uuid};DB_CLOSE_DELAY=-1",
       "person.register-people.batch-size=100",
       "person.list-people.chunk-size=16",
       "person.auth.deadline=2s"

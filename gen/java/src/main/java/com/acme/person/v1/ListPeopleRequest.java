@@ -33,6 +33,7 @@ private static final long serialVersionUID = 0L;
   }
   private ListPeopleRequest() {
     nameContains_ = "";
+    pageToken_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -161,7 +162,9 @@ private static final long serialVersionUID = 0L;
   private int page_ = 0;
   /**
    * <pre>
-   * page is the zero-based page number; the page starts after page * limit matches.
+   * page is the zero-based page number; the page starts after page * limit
+   * matches. A deep page costs the server every match before it: prefer
+   * page_token.
    * </pre>
    *
    * <code>int32 page = 4 [json_name = "page", (.buf.validate.field) = { ... }</code>
@@ -185,6 +188,57 @@ private static final long serialVersionUID = 0L;
   @java.lang.Override
   public int getLimit() {
     return limit_;
+  }
+
+  public static final int PAGE_TOKEN_FIELD_NUMBER = 6;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object pageToken_ = "";
+  /**
+   * <pre>
+   * page_token continues a listing where its last page ended: the
+   * next_page_token of that page, sent with the same name_contains, min_age
+   * and max_age (limit may change) and page 0. Empty starts at page.
+   * </pre>
+   *
+   * <code>string page_token = 6 [json_name = "pageToken", (.buf.validate.field) = { ... }</code>
+   * @return The pageToken.
+   */
+  @java.lang.Override
+  public java.lang.String getPageToken() {
+    java.lang.Object ref = pageToken_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      pageToken_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * page_token continues a listing where its last page ended: the
+   * next_page_token of that page, sent with the same name_contains, min_age
+   * and max_age (limit may change) and page 0. Empty starts at page.
+   * </pre>
+   *
+   * <code>string page_token = 6 [json_name = "pageToken", (.buf.validate.field) = { ... }</code>
+   * @return The bytes for pageToken.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getPageTokenBytes() {
+    java.lang.Object ref = pageToken_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      pageToken_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
   }
 
   private byte memoizedIsInitialized = -1;
@@ -216,6 +270,9 @@ private static final long serialVersionUID = 0L;
     if (limit_ != 0) {
       output.writeInt32(5, limit_);
     }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(pageToken_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 6, pageToken_);
+    }
     getUnknownFields().writeTo(output);
   }
   private int computeSerializedSize_0() {
@@ -238,6 +295,9 @@ private static final long serialVersionUID = 0L;
     if (limit_ != 0) {
       size += com.google.protobuf.CodedOutputStream
         .computeInt32Size(5, limit_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(pageToken_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(6, pageToken_);
     }
     return size;
   }
@@ -279,6 +339,8 @@ private static final long serialVersionUID = 0L;
         != other.getPage()) return false;
     if (getLimit()
         != other.getLimit()) return false;
+    if (!getPageToken()
+        .equals(other.getPageToken())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -304,6 +366,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getPage();
     hash = (37 * hash) + LIMIT_FIELD_NUMBER;
     hash = (53 * hash) + getLimit();
+    hash = (37 * hash) + PAGE_TOKEN_FIELD_NUMBER;
+    hash = (53 * hash) + getPageToken().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -444,6 +508,7 @@ private static final long serialVersionUID = 0L;
       maxAge_ = 0;
       page_ = 0;
       limit_ = 0;
+      pageToken_ = "";
       return this;
     }
 
@@ -495,6 +560,9 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000010) != 0)) {
         result.limit_ = limit_;
       }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.pageToken_ = pageToken_;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -526,6 +594,11 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getLimit() != 0) {
         setLimit(other.getLimit());
+      }
+      if (!other.getPageToken().isEmpty()) {
+        pageToken_ = other.pageToken_;
+        bitField0_ |= 0x00000020;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -576,6 +649,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000010;
               break;
             } // case 40
+            case 50: {
+              pageToken_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 50
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -805,7 +883,9 @@ private static final long serialVersionUID = 0L;
     private int page_ ;
     /**
      * <pre>
-     * page is the zero-based page number; the page starts after page * limit matches.
+     * page is the zero-based page number; the page starts after page * limit
+     * matches. A deep page costs the server every match before it: prefer
+     * page_token.
      * </pre>
      *
      * <code>int32 page = 4 [json_name = "page", (.buf.validate.field) = { ... }</code>
@@ -817,7 +897,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * page is the zero-based page number; the page starts after page * limit matches.
+     * page is the zero-based page number; the page starts after page * limit
+     * matches. A deep page costs the server every match before it: prefer
+     * page_token.
      * </pre>
      *
      * <code>int32 page = 4 [json_name = "page", (.buf.validate.field) = { ... }</code>
@@ -833,7 +915,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * page is the zero-based page number; the page starts after page * limit matches.
+     * page is the zero-based page number; the page starts after page * limit
+     * matches. A deep page costs the server every match before it: prefer
+     * page_token.
      * </pre>
      *
      * <code>int32 page = 4 [json_name = "page", (.buf.validate.field) = { ... }</code>
@@ -886,6 +970,108 @@ private static final long serialVersionUID = 0L;
     public Builder clearLimit() {
       bitField0_ = (bitField0_ & ~0x00000010);
       limit_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object pageToken_ = "";
+    /**
+     * <pre>
+     * page_token continues a listing where its last page ended: the
+     * next_page_token of that page, sent with the same name_contains, min_age
+     * and max_age (limit may change) and page 0. Empty starts at page.
+     * </pre>
+     *
+     * <code>string page_token = 6 [json_name = "pageToken", (.buf.validate.field) = { ... }</code>
+     * @return The pageToken.
+     */
+    public java.lang.String getPageToken() {
+      java.lang.Object ref = pageToken_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        pageToken_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * page_token continues a listing where its last page ended: the
+     * next_page_token of that page, sent with the same name_contains, min_age
+     * and max_age (limit may change) and page 0. Empty starts at page.
+     * </pre>
+     *
+     * <code>string page_token = 6 [json_name = "pageToken", (.buf.validate.field) = { ... }</code>
+     * @return The bytes for pageToken.
+     */
+    public com.google.protobuf.ByteString
+        getPageTokenBytes() {
+      java.lang.Object ref = pageToken_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        pageToken_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * page_token continues a listing where its last page ended: the
+     * next_page_token of that page, sent with the same name_contains, min_age
+     * and max_age (limit may change) and page 0. Empty starts at page.
+     * </pre>
+     *
+     * <code>string page_token = 6 [json_name = "pageToken", (.buf.validate.field) = { ... }</code>
+     * @param value The pageToken to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPageToken(
+        java.lang.String value) {
+      java.util.Objects.requireNonNull(value);
+      pageToken_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * page_token continues a listing where its last page ended: the
+     * next_page_token of that page, sent with the same name_contains, min_age
+     * and max_age (limit may change) and page 0. Empty starts at page.
+     * </pre>
+     *
+     * <code>string page_token = 6 [json_name = "pageToken", (.buf.validate.field) = { ... }</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearPageToken() {
+      pageToken_ = getDefaultInstance().getPageToken();
+      bitField0_ = (bitField0_ & ~0x00000020);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * page_token continues a listing where its last page ended: the
+     * next_page_token of that page, sent with the same name_contains, min_age
+     * and max_age (limit may change) and page 0. Empty starts at page.
+     * </pre>
+     *
+     * <code>string page_token = 6 [json_name = "pageToken", (.buf.validate.field) = { ... }</code>
+     * @param value The bytes for pageToken to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPageTokenBytes(
+        com.google.protobuf.ByteString value) {
+      java.util.Objects.requireNonNull(value);
+      checkByteStringIsUtf8(value);
+      pageToken_ = value;
+      bitField0_ |= 0x00000020;
       onChanged();
       return this;
     }

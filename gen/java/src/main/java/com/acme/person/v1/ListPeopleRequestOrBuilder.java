@@ -72,7 +72,9 @@ public interface ListPeopleRequestOrBuilder extends
 
   /**
    * <pre>
-   * page is the zero-based page number; the page starts after page * limit matches.
+   * page is the zero-based page number; the page starts after page * limit
+   * matches. A deep page costs the server every match before it: prefer
+   * page_token.
    * </pre>
    *
    * <code>int32 page = 4 [json_name = "page", (.buf.validate.field) = { ... }</code>
@@ -89,4 +91,28 @@ public interface ListPeopleRequestOrBuilder extends
    * @return The limit.
    */
   int getLimit();
+
+  /**
+   * <pre>
+   * page_token continues a listing where its last page ended: the
+   * next_page_token of that page, sent with the same name_contains, min_age
+   * and max_age (limit may change) and page 0. Empty starts at page.
+   * </pre>
+   *
+   * <code>string page_token = 6 [json_name = "pageToken", (.buf.validate.field) = { ... }</code>
+   * @return The pageToken.
+   */
+  java.lang.String getPageToken();
+  /**
+   * <pre>
+   * page_token continues a listing where its last page ended: the
+   * next_page_token of that page, sent with the same name_contains, min_age
+   * and max_age (limit may change) and page 0. Empty starts at page.
+   * </pre>
+   *
+   * <code>string page_token = 6 [json_name = "pageToken", (.buf.validate.field) = { ... }</code>
+   * @return The bytes for pageToken.
+   */
+  com.google.protobuf.ByteString
+      getPageTokenBytes();
 }

@@ -36,4 +36,28 @@ public interface ListPeopleResponseOrBuilder extends
    * <code>.acme.person.v1.Person person = 1 [json_name = "person"];</code>
    */
   com.acme.person.v1.PersonOrBuilder getPersonOrBuilder();
+
+  /**
+   * <pre>
+   * next_page_token is set on the last message of a page when more people may
+   * match: send it as page_token for the next page. Empty otherwise, and at
+   * the end of the listing. It is opaque.
+   * </pre>
+   *
+   * <code>string next_page_token = 2 [json_name = "nextPageToken"];</code>
+   * @return The nextPageToken.
+   */
+  java.lang.String getNextPageToken();
+  /**
+   * <pre>
+   * next_page_token is set on the last message of a page when more people may
+   * match: send it as page_token for the next page. Empty otherwise, and at
+   * the end of the listing. It is opaque.
+   * </pre>
+   *
+   * <code>string next_page_token = 2 [json_name = "nextPageToken"];</code>
+   * @return The bytes for nextPageToken.
+   */
+  com.google.protobuf.ByteString
+      getNextPageTokenBytes();
 }

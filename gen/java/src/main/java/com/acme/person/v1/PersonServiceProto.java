@@ -114,46 +114,48 @@ public final class PersonServiceProto extends com.google.protobuf.GeneratedFile 
       "\022\037\n\013ids_omitted\030\003 \001(\010R\nidsOmitted\",\n\020Get" +
       "PersonRequest\022\030\n\002id\030\001 \001(\tB\010\272H\005r\003\260\001\001R\002id\"" +
       "C\n\021GetPersonResponse\022.\n\006person\030\001 \001(\0132\026.a" +
-      "cme.person.v1.PersonR\006person\"\202\003\n\021ListPeo" +
+      "cme.person.v1.PersonR\006person\"\253\003\n\021ListPeo" +
       "pleRequest\022-\n\rname_contains\030\001 \001(\tB\010\272H\005r\003" +
       "\030\310\001R\014nameContains\022(\n\007min_age\030\002 \001(\005B\n\272H\007\032" +
       "\005\030\226\001(\000H\000R\006minAge\210\001\001\022(\n\007max_age\030\003 \001(\005B\n\272H" +
       "\007\032\005\030\226\001(\000H\001R\006maxAge\210\001\001\022\037\n\004page\030\004 \001(\005B\013\272H\010" +
       "\032\006\030\300\204=(\000R\004page\022 \n\005limit\030\005 \001(\005B\n\272H\007\032\005\030\220N(" +
-      "\000R\005limit:\216\001\272H\212\001\032\207\001\n\021age_range.ordered\022(m" +
-      "in_age must not be greater than max_age\032" +
-      "H!has(this.min_age) || !has(this.max_age" +
-      ") || this.min_age <= this.max_ageB\n\n\010_mi" +
-      "n_ageB\n\n\010_max_age\"D\n\022ListPeopleResponse\022" +
-      ".\n\006person\030\001 \001(\0132\026.acme.person.v1.PersonR" +
-      "\006person\"\236\002\n\021SyncPeopleRequest\022\'\n\nrequest" +
-      "_id\030\001 \001(\tB\010\272H\005r\003\260\001\001R\trequestId\0226\n\006person" +
-      "\030\002 \001(\0132\026.acme.person.v1.PersonB\006\272H\003\310\001\001R\006" +
-      "person:\247\001\272H\243\001\032\240\001\n\032person.server_fields_u" +
-      "nset\022Lperson.id and person.created_at ar" +
-      "e assigned by the server and must be uns" +
-      "et\0324this.person.id == \'\' && !has(this.pe" +
-      "rson.created_at)\"\210\001\n\022SyncPeopleResponse\022" +
-      "\035\n\nrequest_id\030\001 \001(\tR\trequestId\022\020\n\002id\030\002 \001" +
-      "(\tH\000R\002id\0227\n\005error\030\003 \001(\0132\037.acme.person.v1" +
-      ".SyncPeopleErrorH\000R\005errorB\010\n\006result\"x\n\017S" +
-      "yncPeopleError\022\022\n\004code\030\001 \001(\005R\004code\022\030\n\007me" +
-      "ssage\030\002 \001(\tR\007message\0227\n\nviolations\030\003 \003(\013" +
-      "2\027.buf.validate.ViolationR\nviolations2\325\003" +
-      "\n\rPersonService\022_\n\016RegisterPerson\022%.acme" +
-      ".person.v1.RegisterPersonRequest\032&.acme." +
-      "person.v1.RegisterPersonResponse\022a\n\016Regi" +
-      "sterPeople\022%.acme.person.v1.RegisterPeop" +
-      "leRequest\032&.acme.person.v1.RegisterPeopl" +
-      "eResponse(\001\022P\n\tGetPerson\022 .acme.person.v" +
-      "1.GetPersonRequest\032!.acme.person.v1.GetP" +
-      "ersonResponse\022U\n\nListPeople\022!.acme.perso" +
-      "n.v1.ListPeopleRequest\032\".acme.person.v1." +
-      "ListPeopleResponse0\001\022W\n\nSyncPeople\022!.acm" +
-      "e.person.v1.SyncPeopleRequest\032\".acme.per" +
-      "son.v1.SyncPeopleResponse(\0010\001B*\n\022com.acm" +
-      "e.person.v1B\022PersonServiceProtoP\001b\006proto" +
-      "3"
+      "\000R\005limit\022\'\n\npage_token\030\006 \001(\tB\010\272H\005r\003\030\200\002R\t" +
+      "pageToken:\216\001\272H\212\001\032\207\001\n\021age_range.ordered\022(" +
+      "min_age must not be greater than max_age" +
+      "\032H!has(this.min_age) || !has(this.max_ag" +
+      "e) || this.min_age <= this.max_ageB\n\n\010_m" +
+      "in_ageB\n\n\010_max_age\"l\n\022ListPeopleResponse" +
+      "\022.\n\006person\030\001 \001(\0132\026.acme.person.v1.Person" +
+      "R\006person\022&\n\017next_page_token\030\002 \001(\tR\rnextP" +
+      "ageToken\"\236\002\n\021SyncPeopleRequest\022\'\n\nreques" +
+      "t_id\030\001 \001(\tB\010\272H\005r\003\260\001\001R\trequestId\0226\n\006perso" +
+      "n\030\002 \001(\0132\026.acme.person.v1.PersonB\006\272H\003\310\001\001R" +
+      "\006person:\247\001\272H\243\001\032\240\001\n\032person.server_fields_" +
+      "unset\022Lperson.id and person.created_at a" +
+      "re assigned by the server and must be un" +
+      "set\0324this.person.id == \'\' && !has(this.p" +
+      "erson.created_at)\"\210\001\n\022SyncPeopleResponse" +
+      "\022\035\n\nrequest_id\030\001 \001(\tR\trequestId\022\020\n\002id\030\002 " +
+      "\001(\tH\000R\002id\0227\n\005error\030\003 \001(\0132\037.acme.person.v" +
+      "1.SyncPeopleErrorH\000R\005errorB\010\n\006result\"x\n\017" +
+      "SyncPeopleError\022\022\n\004code\030\001 \001(\005R\004code\022\030\n\007m" +
+      "essage\030\002 \001(\tR\007message\0227\n\nviolations\030\003 \003(" +
+      "\0132\027.buf.validate.ViolationR\nviolations2\325" +
+      "\003\n\rPersonService\022_\n\016RegisterPerson\022%.acm" +
+      "e.person.v1.RegisterPersonRequest\032&.acme" +
+      ".person.v1.RegisterPersonResponse\022a\n\016Reg" +
+      "isterPeople\022%.acme.person.v1.RegisterPeo" +
+      "pleRequest\032&.acme.person.v1.RegisterPeop" +
+      "leResponse(\001\022P\n\tGetPerson\022 .acme.person." +
+      "v1.GetPersonRequest\032!.acme.person.v1.Get" +
+      "PersonResponse\022U\n\nListPeople\022!.acme.pers" +
+      "on.v1.ListPeopleRequest\032\".acme.person.v1" +
+      ".ListPeopleResponse0\001\022W\n\nSyncPeople\022!.ac" +
+      "me.person.v1.SyncPeopleRequest\032\".acme.pe" +
+      "rson.v1.SyncPeopleResponse(\0010\001B*\n\022com.ac" +
+      "me.person.v1B\022PersonServiceProtoP\001b\006prot" +
+      "o3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -202,13 +204,13 @@ public final class PersonServiceProto extends com.google.protobuf.GeneratedFile 
     internal_static_acme_person_v1_ListPeopleRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_acme_person_v1_ListPeopleRequest_descriptor,
-        new java.lang.String[] { "NameContains", "MinAge", "MaxAge", "Page", "Limit", });
+        new java.lang.String[] { "NameContains", "MinAge", "MaxAge", "Page", "Limit", "PageToken", });
     internal_static_acme_person_v1_ListPeopleResponse_descriptor =
       getDescriptor().getMessageType(7);
     internal_static_acme_person_v1_ListPeopleResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_acme_person_v1_ListPeopleResponse_descriptor,
-        new java.lang.String[] { "Person", });
+        new java.lang.String[] { "Person", "NextPageToken", });
     internal_static_acme_person_v1_SyncPeopleRequest_descriptor =
       getDescriptor().getMessageType(8);
     internal_static_acme_person_v1_SyncPeopleRequest_fieldAccessorTable = new

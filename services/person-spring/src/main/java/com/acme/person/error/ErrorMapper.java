@@ -5,6 +5,8 @@ import com.acme.person.auth.UnauthenticatedException;
 import com.acme.person.domain.PersonNotFoundException;
 import com.acme.person.domain.RequestIdConflictException;
 import com.acme.person.service.StreamAbortedException;
+import com.acme.person.store.StoreFullException;
+import com.acme.person.store.StoreUnavailableException;
 import com.acme.person.validation.InvalidRequestException;
 import com.google.protobuf.Any;
 import com.google.rpc.Code;
@@ -60,6 +62,13 @@ public class ErrorMapper {
     }
     if (t instanceof StreamAbortedException) {
       return status(Code.CANCELLED, "the stream was cancelled; nothing was stored");
+    }
+    if (t instanceof StoreFullException) {
+      // Logged once by the store (StoreFailures), with the folder and what failed.
+      return status(Code.RESOURCE_EXHAUSTED, t.getMessage());
+    }
+    if (t instanceof StoreUnavailableException) {
+      return status(Code.UNAVAILABLE, t.getMessage());
     }
     if (t instanceof RejectedExecutionException) {
       return status(Code.RESOURCE_EXHAUSTED, "too many concurrent streams; retry later");

@@ -2,7 +2,6 @@ package com.acme.person.grpc;
 
 import com.acme.person.config.PersonProperties;
 import com.acme.person.domain.PersonDto;
-import com.acme.person.domain.PersonFilter;
 import com.acme.person.error.ErrorMapper;
 import com.acme.person.mapping.PersonMapper;
 import com.acme.person.metrics.Phases;
@@ -109,19 +108,12 @@ public class PersonGrpcService implements PersonServiceGrpc.AsyncService, Bindab
 
   @Override
   public void listPeople(ListPeopleRequest request, StreamObserver<ListPeopleResponse> response) {
-    PersonFilter filter =
-        new PersonFilter(
-            request.getNameContains(),
-            request.hasMinAge() ? request.getMinAge() : null,
-            request.hasMaxAge() ? request.getMaxAge() : null,
-            request.getPage(),
-            request.getLimit() == 0 ? PersonFilter.DEFAULT_LIMIT : request.getLimit());
     new ListPeopleStreamer(
             (ServerCallStreamObserver<ListPeopleResponse>) response,
             registry,
             mapper,
             errors,
-            filter,
+            request,
             properties.listPeople().chunkSize())
         .start();
   }

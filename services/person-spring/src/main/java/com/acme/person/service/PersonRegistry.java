@@ -5,66 +5,87 @@ import com.acme.person.domain.PersonDto;
 import com.acme.person.domain.PersonFilter;
 import com.acme.person.domain.PersonNotFoundException;
 import com.acme.person.domain.RequestIdConflictException;
+import com.acme.person.store.GroupCommit;
 import com.acme.person.store.IdentityAssigner;
 import com.acme.person.store.PageCursor;
 import com.acme.person.store.PeopleBatchWriter;
 import com.acme.person.store.PersonRepository;
-import com.acme.person.store.StoredRequest;
+import com.acme.person.store.PersonStore;
 import com.acme.person.store.StoredStream;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The registry's rules, independent of gRPC and HTTP: every read and write of people goes
  * through here (the gRPC and REST layers never touch the store), with idempotency and
- * all-or-nothing streams.
+ * all-or-nothing streams. A write is answered only once the store has made it survive a crash
+ * of the process (PersonStore).
+ *
+ * <p>With person.benchmark.transport-only (PERSON_TRANSPORT_ONLY) nothing is stored: writes are
+ * answered as if they had been, reads find nobody. The benchmarks use it to measure the
+ * transport without the store; the service says so loudly when it starts.
  */
 @Service
 public class PersonRegistry {
+  private static final Logger log = LoggerFactory.getLogger(PersonRegistry.class);
 
   /** RegisterPeopleResponse lists ids only for streams of at most this many people. */
   public static final int MAX_LISTED_IDS = 10_000;
 
+  private final PersonStore store;
   private final PersonRepository repository;
-  private final TransactionTemplate tx;
   private final IdentityAssigner identity;
+  private final PageTokens pageTokens;
   private final int batchSize;
+  private final boolean transportOnly;
 
   public PersonRegistry(
-      PersonRepository repository, TransactionTemplate tx, IdentityAssigner identity, PersonProperties properties) {
-    this.repository = repository;
-    this.tx = tx;
+      PersonStore store,
+      IdentityAssigner identity,
+      PageTokens pageTokens,
+      PersonProperties properties,
+      @Value("${person.benchmark.transport-only:false}") boolean transportOnly) {
+    this.store = store;
+    this.repository = store.repository();
     this.identity = identity;
+    this.pageTokens = pageTokens;
     this.batchSize = properties.registerPeople().batchSize();
+    this.transportOnly = transportOnly;
+    if (transportOnly) {
+      log.warn("TRANSPORT-ONLY MODE (person.benchmark.transport-only): requests are validated and answered,"
+          + " NOTHING IS STORED. For benchmarks of the transport only.");
+    }
   }
 
   /**
-   * Stores a person once per requestId (null: no idempotency). A repeat with the same person
-   * returns the first result; with a different person it is a conflict.
+   * Stores a person once per requestId (null or empty: no idempotency). A repeat with the same
+   * person returns the first result; with a different person it is a conflict. Concurrent
+   * callers share commits (GroupCommit); the answer comes once the person is durable.
    */
   public PersonDto register(String requestId, PersonDto person) {
+    String id = requestId == null || requestId.isEmpty() ? null : requestId;
+    PersonDto assigned = identity.assign(person);
+    if (transportOnly) {
+      return assigned;
+    }
     String hash = Fingerprints.of(person);
-    if (requestId != null) {
-      Optional<PersonDto> earlier = earlierResult(requestId, hash);
-      if (earlier.isPresent()) {
-        return earlier.get();
-      }
+    GroupCommit.Outcome outcome = store.register(id, hash, assigned);
+    if (outcome.earlierHash() != null && !outcome.earlierHash().equals(hash)) {
+      throw new RequestIdConflictException(id);
     }
-    PersonDto stored = identity.assign(person);
-    try {
-      tx.executeWithoutResult(s -> repository.insert(stored, requestId, hash));
-      return stored;
-    } catch (DuplicateKeyException raced) {
-      // A concurrent request with the same request_id committed first.
-      return earlierResult(requestId, hash).orElseThrow(() -> raced);
-    }
+    return outcome.person();
   }
 
   public PersonDto get(String id) {
-    return repository.findById(id).orElseThrow(() -> new PersonNotFoundException(id));
+    if (transportOnly) {
+      throw new PersonNotFoundException(id);
+    }
+    return store.read(() -> repository.findById(id)).orElseThrow(() -> new PersonNotFoundException(id));
   }
 
   /**
@@ -72,12 +93,31 @@ public class PersonRegistry {
    * from the page's start). Read by keyset, so a streamed page costs one query per chunk.
    */
   public List<PersonDto> listAfter(PersonFilter filter, PersonDto after, int max) {
-    return repository.findPage(filter, after == null ? null : new PageCursor(after.createdAt(), after.id()), max);
+    return listAfter(filter, after == null ? null : new PageCursor(after.createdAt(), after.id()), max);
+  }
+
+  /** Up to max people of the filter after the cursor (null: from the page's start). */
+  public List<PersonDto> listAfter(PersonFilter filter, PageCursor after, int max) {
+    if (transportOnly) {
+      return List.of();
+    }
+    return store.read(() -> repository.findPage(filter, after, max));
+  }
+
+  /** The page token that continues filter's listing after last. */
+  public String pageToken(PersonDto last, PersonFilter filter) {
+    return pageTokens.after(last, filter);
+  }
+
+  /** Where a page token continues filter's listing; INVALID_ARGUMENT if it is not one of ours for it. */
+  public PageCursor pageCursor(String pageToken, PersonFilter filter) {
+    return pageTokens.cursor(pageToken, filter);
   }
 
   /**
    * Stores every person of the source in one transaction, in batches, so memory stays bounded
-   * by the batch size. Rolls back (and rethrows) if the source aborts or anything fails.
+   * by the batch size. Rolls back (and rethrows) if the source aborts or anything fails. The
+   * answer comes once the stream is durable.
    *
    * <p>A stream with a request_id is idempotent on it: one that repeats an earlier committed
    * stream (same request_id, same people in the same order) stores nothing and gets the earlier
@@ -91,8 +131,16 @@ public class PersonRegistry {
     PersonDto first = next(source);
     String requestId = source.requestId();
     Fingerprints.Stream fingerprint = new Fingerprints.Stream();
+    if (transportOnly) {
+      PeopleBatchWriter writer = new PeopleBatchWriter(batchSize, MAX_LISTED_IDS, (batch, position) -> {}, identity);
+      for (PersonDto p = first; p != null; p = next(source)) {
+        writer.add(p);
+      }
+      source.checkNotAborted();
+      return new RegisteredPeople(writer.count(), writer.ids());
+    }
     if (requestId != null) {
-      Optional<StoredStream> earlier = repository.findStream(requestId);
+      Optional<StoredStream> earlier = store.read(() -> repository.findStream(requestId));
       if (earlier.isPresent()) {
         for (PersonDto p = first; p != null; p = next(source)) {
           fingerprint.add(p);
@@ -102,10 +150,10 @@ public class PersonRegistry {
       }
     }
     try {
-      return tx.execute(status -> store(first, source, requestId, fingerprint));
+      return store.writeStream(() -> store(first, source, requestId, fingerprint));
     } catch (DuplicateKeyException raced) {
       // Another stream with this request_id committed while ours ran; ours is rolled back.
-      StoredStream earlier = requestId == null ? null : repository.findStream(requestId).orElse(null);
+      StoredStream earlier = requestId == null ? null : store.read(() -> repository.findStream(requestId)).orElse(null);
       if (earlier == null) {
         throw raced;
       }
@@ -128,7 +176,7 @@ public class PersonRegistry {
     writer.flush();
     source.checkNotAborted();
     if (requestId != null) {
-      repository.insertStream(requestId, new StoredStream(fingerprint.hex(), writer.count()), identity.now());
+      repository.insertStream(requestId, new StoredStream(fingerprint.hex(), writer.count(), writer.ids()), identity.now());
     }
     return new RegisteredPeople(writer.count(), writer.ids());
   }
@@ -138,8 +186,9 @@ public class PersonRegistry {
     if (!earlier.requestHash().equals(hash)) {
       throw new RequestIdConflictException(requestId);
     }
-    return new RegisteredPeople(
-        earlier.count(), earlier.count() > MAX_LISTED_IDS ? null : repository.streamIds(requestId));
+    // The stream being repeated may have committed a moment ago: answer once it is durable.
+    store.barrier();
+    return new RegisteredPeople(earlier.count(), earlier.count() > MAX_LISTED_IDS ? null : earlier.ids());
   }
 
   private static PersonDto next(PersonSource source) {
@@ -149,13 +198,5 @@ public class PersonRegistry {
       Thread.currentThread().interrupt();
       throw new StreamAbortedException("interrupted");
     }
-  }
-
-  private Optional<PersonDto> earlierResult(String requestId, String hash) {
-    Optional<StoredRequest> earlier = repository.findByRequestId(requestId);
-    if (earlier.isPresent() && !earlier.get().requestHash().equals(hash)) {
-      throw new RequestIdConflictException(requestId);
-    }
-    return earlier.map(StoredRequest::person);
   }
 }

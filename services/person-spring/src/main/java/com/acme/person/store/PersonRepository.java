@@ -3,139 +3,160 @@ package com.acme.person.store;
 import com.acme.person.domain.AddressDto;
 import com.acme.person.domain.PersonDto;
 import com.acme.person.domain.PersonFilter;
-import java.sql.ResultSet;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.stereotype.Repository;
 
 /**
- * People in the database, through plain JDBC: batch inserts for streams, keyset-paged reads
- * for ListPeople. Callers own the transactions.
+ * People in the database, through plain JDBC: JDBC batches for every insert, the idempotency
+ * records beside the people, and pages through {@link PersonPages}. Callers own the
+ * transactions. The embedded H2 keys its person table by seq (see Sequencer); PostgreSQL by id.
  */
-@Repository
 public class PersonRepository {
-
-  private static final String INSERT_PERSON =
-      "INSERT INTO person (id, name, age, city, zip_code, created_at, request_id, request_hash,"
-          + " stream_request_id, stream_position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-  private static final String INSERT_HOBBY =
-      "INSERT INTO person_hobby (person_id, position, hobby) VALUES (?, ?, ?)";
-  private static final String COLUMNS = "id, name, age, city, zip_code, created_at";
 
   private final JdbcTemplate jdbc;
   private final NamedParameterJdbcTemplate named;
+  private final StoreKind kind;
+  private final Sequencer sequencer;
+  private final PersonPages pages;
+  private final String insertPerson;
 
-  public PersonRepository(JdbcTemplate jdbc) {
+  PersonRepository(JdbcTemplate jdbc, StoreKind kind, Sequencer sequencer, PersonPages pages) {
     this.jdbc = jdbc;
     this.named = new NamedParameterJdbcTemplate(jdbc);
+    this.kind = kind;
+    this.sequencer = sequencer;
+    this.pages = pages;
+    this.insertPerson = kind.h2()
+        ? "INSERT INTO person (seq, id, name, age, city, zip_code, hobbies, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        : "INSERT INTO person (id, name, age, city, zip_code, hobbies, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
   }
 
-  /** Inserts one stored person (id and createdAt set), remembering the request it came from. */
-  public void insert(PersonDto person, String requestId, String requestHash) {
-    jdbc.update(INSERT_PERSON, personRow(person, requestId, requestHash, null, null));
-    jdbc.batchUpdate(INSERT_HOBBY, hobbyRows(List.of(person)));
+  /** Inserts one person (id set), remembering the request it came from; returns it as stored. */
+  public PersonDto insert(PersonDto person, String requestId, String requestHash) {
+    return insertAll(List.of(new NewPerson(person, requestId, requestHash))).get(0).person();
   }
 
   /**
-   * Inserts stored people of a RegisterPeople stream with two JDBC batches: one for the people,
-   * one for their hobbies. streamRequestId (null when the stream has none) and the position of
-   * each person in the stream let a repeated stream be answered with the same ids.
+   * Inserts people (ids set) with two JDBC batches — the people, then the request records of
+   * those that came with a request_id — and returns them as stored (created_at stamped now).
+   */
+  public List<StoredPerson> insertAll(List<NewPerson> people) {
+    List<PersonDto> plain = new ArrayList<>(people.size());
+    people.forEach(p -> plain.add(p.person()));
+    Sequencer.Stamped stamped = sequencer.stamp(plain);
+    insertRows(stamped);
+    List<Object[]> requests = new ArrayList<>();
+    for (int i = 0; i < people.size(); i++) {
+      NewPerson p = people.get(i);
+      if (p.requestId() != null) {
+        requests.add(new Object[] {
+          PersonRows.uuid(p.requestId()), PersonRows.bytes(p.requestHash()), PersonRows.uuid(p.person().id())
+        });
+      }
+    }
+    if (!requests.isEmpty()) {
+      jdbc.batchUpdate(
+          "INSERT INTO register_person_request (request_id, request_hash, person_id) VALUES (?, ?, ?)", requests);
+    }
+    List<StoredPerson> stored = new ArrayList<>(people.size());
+    for (int i = 0; i < people.size(); i++) {
+      NewPerson p = people.get(i);
+      stored.add(new StoredPerson(stamped.seqs()[i], stamped.people().get(i), p.requestId(), p.requestHash()));
+    }
+    return stored;
+  }
+
+  /**
+   * Inserts people of a RegisterPeople stream (ids set) with one JDBC batch. The stream's
+   * request_id and the people's positions in it are kept by {@link #insertStream} at commit.
    */
   public void insertBatch(List<PersonDto> people, String streamRequestId, long firstPosition) {
-    List<Object[]> rows = new ArrayList<>(people.size());
-    long position = firstPosition;
-    for (PersonDto p : people) {
-      rows.add(personRow(p, null, null, streamRequestId, streamRequestId == null ? null : position++));
-    }
-    jdbc.batchUpdate(INSERT_PERSON, rows);
-    jdbc.batchUpdate(INSERT_HOBBY, hobbyRows(people));
+    insertRows(sequencer.stamp(people));
   }
 
   /** Records a committed stream's request_id; DuplicateKeyException when it is taken. */
   public void insertStream(String requestId, StoredStream stream, Instant createdAt) {
-    jdbc.update(
-        "INSERT INTO register_people_request (request_id, request_hash, person_count, created_at)"
-            + " VALUES (?, ?, ?, ?)",
-        requestId, stream.requestHash(), stream.count(), createdAt.atOffset(ZoneOffset.UTC));
+    jdbc.update(connection -> {
+      PreparedStatement ps = connection.prepareStatement(
+          "INSERT INTO register_people_request (request_id, request_hash, person_count, ids, created_at)"
+              + " VALUES (?, ?, ?, ?, ?)");
+      ps.setObject(1, PersonRows.uuid(requestId));
+      ps.setBytes(2, PersonRows.bytes(stream.requestHash()));
+      ps.setLong(3, stream.count());
+      if (stream.ids() == null) {
+        ps.setNull(4, Types.ARRAY);
+      } else {
+        ps.setArray(4, connection.createArrayOf(uuidType(), stream.ids().stream().map(PersonRows::uuid).toArray()));
+      }
+      ps.setObject(5, createdAt.atOffset(ZoneOffset.UTC));
+      return ps;
+    });
   }
 
   public Optional<StoredStream> findStream(String requestId) {
     return jdbc.query(
-            "SELECT request_hash, person_count FROM register_people_request WHERE request_id = ?",
-            (rs, n) -> new StoredStream(rs.getString(1), rs.getLong(2)),
-            requestId)
+            "SELECT request_hash, person_count, ids FROM register_people_request WHERE request_id = ?",
+            (rs, n) -> new StoredStream(PersonRows.hex(rs.getBytes(1)), rs.getLong(2), PersonRows.strings(rs.getArray(3))),
+            PersonRows.uuid(requestId))
         .stream()
         .findFirst();
   }
 
-  /** The ids a stream stored, in the order it sent the people. */
+  /** The ids a stream stored, in the order it sent the people (empty when not kept). */
   public List<String> streamIds(String requestId) {
-    return jdbc.queryForList(
-        "SELECT id FROM person WHERE stream_request_id = ? ORDER BY stream_position", String.class, requestId);
+    return findStream(requestId).map(StoredStream::ids).orElse(List.of());
   }
 
   public Optional<PersonDto> findById(String id) {
-    List<PersonDto> found =
-        withHobbies(jdbc.query("SELECT " + COLUMNS + " FROM person WHERE id = ?", this::row, id));
-    return found.stream().findFirst();
+    return jdbc.query("SELECT " + PersonRows.COLUMNS + " FROM person WHERE id = ?", (rs, n) -> PersonRows.person(rs),
+            PersonRows.uuid(id))
+        .stream()
+        .findFirst();
   }
 
   public Optional<StoredRequest> findByRequestId(String requestId) {
-    List<Map.Entry<PersonDto, String>> found =
-        jdbc.query(
-            "SELECT " + COLUMNS + ", request_hash FROM person WHERE request_id = ?",
-            (rs, n) -> Map.entry(row(rs, n), rs.getString("request_hash")),
-            requestId);
-    if (found.isEmpty()) {
-      return Optional.empty();
+    return Optional.ofNullable(findRequests(List.of(requestId)).get(requestId));
+  }
+
+  /** The earlier results of the request_ids that have one, by request_id as given. */
+  public Map<String, StoredRequest> findRequests(Collection<String> requestIds) {
+    Map<String, StoredRequest> found = new HashMap<>();
+    if (requestIds.isEmpty()) {
+      return found;
     }
-    PersonDto person = withHobbies(List.of(found.get(0).getKey())).get(0);
-    return Optional.of(new StoredRequest(person, found.get(0).getValue()));
+    Map<UUID, String> asGiven = new HashMap<>();
+    requestIds.forEach(id -> asGiven.put(PersonRows.uuid(id), id));
+    named.query(
+        "SELECT r.request_id, r.request_hash, p.id, p.name, p.age, p.city, p.zip_code, p.hobbies, p.created_at"
+            + " FROM register_person_request r JOIN person p ON p.id = r.person_id WHERE r.request_id IN (:ids)",
+        new MapSqlParameterSource("ids", asGiven.keySet()),
+        rs -> {
+          found.put(asGiven.get(rs.getObject(1, UUID.class)),
+              new StoredRequest(PersonRows.person(rs), PersonRows.hex(rs.getBytes(2))));
+        });
+    return found;
   }
 
   /**
    * At most max people matching the filter in (created_at, id) order: the first read of a page
-   * skips filter.offset() rows, later reads continue after the cursor.
+   * skips filter.offset() matches, later reads continue after the cursor.
    */
   public List<PersonDto> findPage(PersonFilter filter, PageCursor after, int max) {
-    StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM person WHERE 1 = 1");
-    MapSqlParameterSource params = new MapSqlParameterSource();
-    if (filter.nameContains() != null && !filter.nameContains().isEmpty()) {
-      sql.append(" AND LOWER(name) LIKE :pattern ESCAPE '\\'");
-      params.addValue("pattern", "%" + likeEscape(filter.nameContains().toLowerCase(Locale.ROOT)) + "%");
-    }
-    if (filter.minAge() != null) {
-      sql.append(" AND age >= :minAge");
-      params.addValue("minAge", filter.minAge());
-    }
-    if (filter.maxAge() != null) {
-      sql.append(" AND age <= :maxAge");
-      params.addValue("maxAge", filter.maxAge());
-    }
-    if (after != null) {
-      sql.append(" AND (created_at > :afterTime OR (created_at = :afterTime AND id > :afterId))");
-      params.addValue("afterTime", after.createdAt().atOffset(ZoneOffset.UTC));
-      params.addValue("afterId", after.id());
-    }
-    sql.append(" ORDER BY created_at, id LIMIT :max");
-    params.addValue("max", max);
-    if (after == null) {
-      sql.append(" OFFSET :offset");
-      params.addValue("offset", filter.offset());
-    }
-    return withHobbies(named.query(sql.toString(), params, this::row));
+    return pages.find(filter, after, max);
   }
 
   public long count() {
@@ -143,72 +164,41 @@ public class PersonRepository {
     return n == null ? 0 : n;
   }
 
-  private static Object[] personRow(
-      PersonDto p, String requestId, String requestHash, String streamRequestId, Long streamPosition) {
-    AddressDto a = p.address();
-    return new Object[] {
-      p.id(),
-      p.name(),
-      p.age(),
-      a == null ? null : a.city(),
-      a == null ? null : a.zipCode(),
-      p.createdAt().atOffset(ZoneOffset.UTC),
-      requestId,
-      requestHash,
-      streamRequestId,
-      streamPosition
-    };
+  StoreKind kind() {
+    return kind;
   }
 
-  private static List<Object[]> hobbyRows(List<PersonDto> people) {
-    List<Object[]> rows = new ArrayList<>();
-    for (PersonDto p : people) {
-      for (int i = 0; i < p.hobbies().size(); i++) {
-        rows.add(new Object[] {p.id(), i, p.hobbies().get(i)});
+  private void insertRows(Sequencer.Stamped stamped) {
+    List<PersonDto> people = stamped.people();
+    long[] seqs = stamped.seqs();
+    jdbc.execute((Connection connection) -> {
+      try (PreparedStatement ps = connection.prepareStatement(insertPerson)) {
+        for (int i = 0; i < people.size(); i++) {
+          bind(ps, connection, people.get(i), seqs[i]);
+          ps.addBatch();
+        }
+        ps.executeBatch();
       }
-    }
-    return rows;
+      return null;
+    });
   }
 
-  private PersonDto row(ResultSet rs, int rowNum) throws SQLException {
-    String city = rs.getString("city");
-    return new PersonDto(
-        rs.getString("id"),
-        rs.getString("name"),
-        rs.getInt("age"),
-        List.of(),
-        city == null ? null : new AddressDto(city, rs.getString("zip_code")),
-        rs.getObject("created_at", OffsetDateTime.class).toInstant());
+  private void bind(PreparedStatement ps, Connection connection, PersonDto p, long seq) throws SQLException {
+    int i = 1;
+    if (kind.h2()) {
+      ps.setLong(i++, seq);
+    }
+    AddressDto a = p.address();
+    ps.setObject(i++, PersonRows.uuid(p.id()));
+    ps.setString(i++, p.name());
+    ps.setInt(i++, p.age());
+    ps.setString(i++, a == null ? null : a.city());
+    ps.setString(i++, a == null ? null : a.zipCode());
+    ps.setArray(i++, connection.createArrayOf(kind.h2() ? "VARCHAR" : "text", p.hobbies().toArray()));
+    ps.setObject(i, p.createdAt().atOffset(ZoneOffset.UTC));
   }
 
-  /** Fills in the hobbies of people read without them, in one query. */
-  private List<PersonDto> withHobbies(List<PersonDto> people) {
-    if (people.isEmpty()) {
-      return people;
-    }
-    Map<String, List<String>> hobbies = new HashMap<>();
-    Map<String, PersonDto> byId = new LinkedHashMap<>();
-    for (PersonDto p : people) {
-      byId.put(p.id(), p);
-    }
-    named.query(
-        "SELECT person_id, hobby FROM person_hobby WHERE person_id IN (:ids)"
-            + " ORDER BY person_id, position",
-        new MapSqlParameterSource("ids", byId.keySet()),
-        (ResultSet rs) -> {
-          hobbies.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
-        });
-    List<PersonDto> result = new ArrayList<>(people.size());
-    for (PersonDto p : people) {
-      result.add(
-          new PersonDto(
-              p.id(), p.name(), p.age(), hobbies.getOrDefault(p.id(), List.of()), p.address(),
-              p.createdAt()));
-    }
-    return result;
-  }
-
-  private static String likeEscape(String text) {
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+  private String uuidType() {
+    return kind.h2() ? "UUID" : "uuid";
   }
 }

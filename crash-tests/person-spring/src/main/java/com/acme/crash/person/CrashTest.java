@@ -1,0 +1,208 @@
+package com.acme.crash.person;
+
+import com.acme.auth.v1.AuthServiceGrpc;
+import com.acme.auth.v1.LoginRequest;
+import com.acme.person.v1.PersonServiceGrpc;
+import com.acme.person.v1.RegisterPeopleRequest;
+import com.acme.person.v1.RegisterPeopleResponse;
+import com.acme.person.v1.Person;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The crash test of person-spring, against its running container (scripts/tests/crash.sh starts
+ * it with compatibility-tests/topology.sh, on the embedded H2 file or on PostgreSQL).
+ *
+ * <p>kill: load (RegisterPerson writers and RegisterPeople streams), SIGKILL at a random moment,
+ * restart, then everything acknowledged must be stored exactly as answered (Check), every
+ * request_id replayed must get the same answer (Replay), and then every person sent is stored
+ * exactly once.
+ *
+ * <p>term: the same load, and a RegisterPeople stream open when SIGTERM arrives; the stream
+ * finishes and is answered, every other call ends OK or UNAVAILABLE, the service exits within
+ * its grace period after closing its store, and after a restart the same checks hold.
+ *
+ * <p>disk (the embedded store only): the disk fills up and turns read-only under writers, then
+ * recovers (DiskScenario).
+ *
+ * <p>usage: CrashTest kill|term|disk STORE; the topology's environment (topology.sh up) names
+ * the service. Exits 1 with one line per kind of failure.
+ */
+public final class CrashTest {
+  private static final Duration GRACE = Duration.ofSeconds(30);
+  /**
+   * Acknowledged RegisterPerson calls and RegisterPeople streams after which the crash may land
+   * (or after 60 s of load, on a machine too busy to get there).
+   */
+  private static final long MIN_UNARY = 2_000;
+  private static final long MIN_STREAMS = 3;
+
+  private CrashTest() {}
+
+  public static void main(String[] args) throws Exception {
+    String scenario = args[0];
+    String store = args[1];
+    long seed = Long.parseLong(System.getenv().getOrDefault("CRASH_SEED", Long.toString(System.nanoTime() % 1_000_000)));
+    Random random = new Random(seed);
+    String prefix = String.format("crash-%s-%06x-", scenario, random.nextInt(1 << 24));
+    Service service = new Service(env("PERSON_CONTAINER"), login());
+    log("%s on %s, seed %d, people named %s…", scenario, store, seed, prefix);
+
+    Verdict verdict = new Verdict();
+    if (scenario.equals("disk")) {
+      DiskScenario.run(service, prefix, verdict);
+      finish(scenario, store, verdict);
+      return;
+    }
+    Ledger ledger = new Ledger();
+    Load load = new Load(service, ledger, prefix, 8, 2);
+    load.start();
+    long started = System.nanoTime();
+    // The crash lands after some traffic was acknowledged, at a random moment of the load.
+    load.awaitProgress(MIN_UNARY, MIN_STREAMS, Duration.ofSeconds(60));
+    Thread.sleep(random.nextInt(2000));
+    double loadSeconds = (System.nanoTime() - started) / 1e9;
+    switch (scenario) {
+      case "kill" -> {
+        load.interrupted.set(true);
+        service.kill();
+        log("SIGKILL after %.1f s of load", loadSeconds);
+      }
+      case "term" -> terminate(service, load, ledger, prefix, verdict, loadSeconds);
+      default -> throw new IllegalArgumentException("scenario must be kill, term or disk, not " + scenario);
+    }
+    load.awaitStopped();
+    verdict.failAll("a call failed before the " + scenario, load.unexpected());
+    if (scenario.equals("term")) {
+      // A clean stop refuses new calls (UNAVAILABLE) and finishes the others; nothing is cut.
+      ledger.unary.stream().filter(u -> !u.acknowledged() && u.code() != Status.Code.UNAVAILABLE)
+          .forEach(u -> verdict.fail("a RegisterPerson ended otherwise than OK or UNAVAILABLE at SIGTERM",
+              u.person().getName() + " " + u.code()));
+      ledger.streams.stream().filter(st -> st.state() == Ledger.StreamState.HALF_CLOSED
+              || st.state() == Ledger.StreamState.OPEN && st.code() != Status.Code.UNAVAILABLE)
+          .forEach(st -> verdict.fail("a RegisterPeople stream was cut at SIGTERM", st.requestId() + " " + st.state()
+              + " " + st.code()));
+    }
+    log("load: %,d RegisterPerson acknowledged of %,d sent; streams: %d answered, %d half-closed unanswered, %d open",
+        ledger.acknowledgedUnary(), ledger.unary.size(), ledger.streams(Ledger.StreamState.ANSWERED),
+        ledger.streams(Ledger.StreamState.HALF_CLOSED), ledger.streams(Ledger.StreamState.OPEN));
+
+    service.start();
+    Map<String, List<Person>> stored = ReadBack.byName(service, prefix);
+    log("after the restart: %,d people of the run stored", stored.size());
+    Check.stored(ledger, stored, verdict);
+    Replay.all(service, ledger, verdict);
+    Check.complete(ledger, ReadBack.byName(service, prefix), verdict);
+    finish(scenario, store, verdict);
+  }
+
+  private static void finish(String scenario, String store, Verdict verdict) {
+    if (verdict.passed()) {
+      log("PASS %s on %s: every acknowledged person stored once, as answered; every replay answered the same", scenario, store);
+      return;
+    }
+    verdict.lines().forEach(line -> log("FAIL %s on %s: %s", scenario, store, line));
+    System.exit(1);
+  }
+
+  /**
+   * SIGTERM while the load runs and a stream is open: the open stream goes on sending after the
+   * signal and must be answered; calls made after it get UNAVAILABLE; the store closes before
+   * the process exits, within the grace period.
+   */
+  private static void terminate(
+      Service service, Load load, Ledger ledger, String prefix, Verdict verdict, double loadSeconds) throws Exception {
+    ManagedChannel channel = service.channel();
+    try {
+      CompletableFuture<RegisterPeopleResponse> answer = new CompletableFuture<>();
+      StreamObserver<RegisterPeopleRequest> open = service.authorized(PersonServiceGrpc.newStub(channel))
+          .withDeadlineAfter(GRACE.toSeconds(), TimeUnit.SECONDS)
+          .registerPeople(new StreamObserver<>() {
+            @Override public void onNext(RegisterPeopleResponse value) { answer.complete(value); }
+            @Override public void onError(Throwable t) { answer.completeExceptionally(t); }
+            @Override public void onCompleted() {}
+          });
+      List<Person> people = new ArrayList<>();
+      for (int j = 0; j < 20; j++) {
+        people.add(Load.person(prefix + "drain-" + j, j));
+      }
+      String requestId = UUID.randomUUID().toString();
+      for (int j = 0; j < 10; j++) {
+        RegisterPeopleRequest.Builder m = RegisterPeopleRequest.newBuilder().setPerson(people.get(j));
+        open.onNext((j == 0 ? m.setRequestId(requestId) : m).build());
+      }
+      Thread.sleep(300);
+      load.interrupted.set(true);
+      CompletableFuture<Duration> stopped = CompletableFuture.supplyAsync(() -> {
+        try {
+          return service.stop(GRACE);
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      Thread.sleep(1000);
+      log("SIGTERM after %.1f s of load; the open stream goes on", loadSeconds);
+      for (int j = 10; j < 20; j++) {
+        open.onNext(RegisterPeopleRequest.newBuilder().setPerson(people.get(j)).build());
+      }
+      open.onCompleted();
+      try {
+        RegisterPeopleResponse stored = answer.get(GRACE.toSeconds(), TimeUnit.SECONDS);
+        ledger.streams.add(new Ledger.Stream(requestId, people, Ledger.StreamState.ANSWERED, stored.getIdsList(), Status.Code.OK));
+      } catch (Exception e) {
+        ledger.streams.add(new Ledger.Stream(requestId, people, Ledger.StreamState.HALF_CLOSED, null, Status.Code.UNKNOWN));
+        verdict.fail("the stream open at SIGTERM was not answered", Ledger.describe(e.getCause() == null ? e : e.getCause()));
+      }
+      Duration took = stopped.get(GRACE.toSeconds() + 60, TimeUnit.SECONDS);
+      log("person-spring stopped %.1f s after SIGTERM", took.toMillis() / 1e3);
+      if (took.compareTo(GRACE) > 0) {
+        verdict.fail("the stop took longer than the grace period", took.toString());
+      }
+      String log = service.log();
+      if (!log.contains("Completed gRPC server shutdown")) {
+        verdict.fail("no graceful gRPC shutdown in the log", service.tail(5));
+      }
+      if (!log.contains(STORE_CLOSED)) {
+        verdict.fail("the store did not say it closed", service.tail(5));
+      }
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  /** The line person-spring logs once its store has written everything and closed. */
+  static final String STORE_CLOSED = "person store closed";
+
+  private static String login() {
+    ManagedChannel auth = NettyChannelBuilder.forTarget(env("AUTH_TARGET")).usePlaintext().build();
+    try {
+      return AuthServiceGrpc.newBlockingStub(auth).withDeadlineAfter(30, TimeUnit.SECONDS)
+          .login(LoginRequest.newBuilder().setUsername(env("AUTH_ADMIN_USERNAME")).setPassword(env("AUTH_ADMIN_PASSWORD")).build())
+          .getToken();
+    } finally {
+      auth.shutdownNow();
+    }
+  }
+
+  static String env(String name) {
+    String value = System.getenv(name);
+    if (value == null || value.isEmpty()) {
+      throw new IllegalStateException(name + " is not set: run this through scripts/tests/crash.sh");
+    }
+    return value;
+  }
+
+  static void log(String format, Object... args) {
+    System.out.printf("[crash] " + format + "%n", args);
+  }
+}

@@ -1,0 +1,30 @@
+package com.acme.crash.person;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The failures of one scenario, each counted by kind with a few examples. */
+final class Verdict {
+  private final List<String> failures = new ArrayList<>();
+  private final java.util.Map<String, List<String>> byKind = new java.util.LinkedHashMap<>();
+
+  void fail(String kind, String example) {
+    byKind.computeIfAbsent(kind, k -> new ArrayList<>()).add(example);
+  }
+
+  void failAll(String kind, List<String> examples) {
+    examples.forEach(e -> fail(kind, e));
+  }
+
+  boolean passed() {
+    return byKind.isEmpty() && failures.isEmpty();
+  }
+
+  /** One line per kind of failure: how many, and the first three examples. */
+  List<String> lines() {
+    List<String> lines = new ArrayList<>();
+    byKind.forEach((kind, examples) -> lines.add(String.format("%s: %,d (e.g. %s)", kind, examples.size(),
+        String.join("; ", examples.subList(0, Math.min(3, examples.size()))))));
+    return lines;
+  }
+}

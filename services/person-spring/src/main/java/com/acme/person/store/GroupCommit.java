@@ -1,0 +1,172 @@
+package com.acme.person.store;
+
+import com.acme.person.domain.PersonDto;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.ReentrantLock;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Single registrations (RegisterPerson, SyncPeople's items, the REST twin) share commits: every
+ * caller queues its person and waits; one of them — the leader, whoever holds the lock — takes
+ * everything queued, up to {@link #maxGroup}, and writes it in one transaction with JDBC
+ * batches, makes it survive a crash of the process (Durability), and only then answers them all.
+ * A caller that arrives while a group is being written is in the next one. With one caller a
+ * group is one person; with many, the price of a commit (a journal write, an fsync, a round trip
+ * to PostgreSQL) is shared instead of paid once per person.
+ *
+ * <p>Idempotency is decided in the group: a request_id already stored gets its earlier person,
+ * and a second copy of a request_id within the group gets the first copy's person. If another
+ * writer (a RegisterPeople stream does not write request records; another replica of the
+ * service on PostgreSQL does) inserted a request_id first, the group is retried one person at
+ * a time.
+ */
+public final class GroupCommit {
+
+  /** What a registration found or stored. earlierHash is null when it stored the person now. */
+  public record Outcome(PersonDto person, String earlierHash) {}
+
+  private final PersonRepository repository;
+  private final TransactionTemplate tx;
+  private final Durability durability;
+  private final int maxGroup;
+  private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
+  private final ReentrantLock leader = new ReentrantLock();
+
+  GroupCommit(PersonRepository repository, TransactionTemplate tx, Durability durability, int maxGroup) {
+    this.repository = repository;
+    this.tx = tx;
+    this.durability = durability;
+    this.maxGroup = maxGroup;
+  }
+
+  /**
+   * Stores person (id set) under requestId (null: none) with the fingerprint hash, or finds the
+   * person an earlier request with that request_id stored. Returns once it is durable.
+   */
+  public Outcome write(String requestId, String hash, PersonDto person) {
+    Pending mine = new Pending(new NewPerson(person, requestId, hash));
+    queue.add(mine);
+    while (true) {
+      if (mine.done) {
+        return mine.result();
+      }
+      leader.lock();
+      try {
+        if (mine.done) {
+          return mine.result();
+        }
+        List<Pending> group = new ArrayList<>();
+        for (Pending p; group.size() < maxGroup && (p = queue.poll()) != null; ) {
+          group.add(p);
+        }
+        commit(group);
+      } finally {
+        leader.unlock();
+      }
+    }
+  }
+
+  private void commit(List<Pending> group) {
+    try {
+      durability.beforeWrite();
+      List<StoredPerson> stored = tx.execute(s -> writeGroup(group));
+      durability.peopleCommitted(stored);
+      group.forEach(Pending::finish);
+    } catch (DuplicateKeyException raced) {
+      if (group.size() == 1) {
+        // Someone else stored this request_id between our read and our insert: answer theirs.
+        retryAlone(group.get(0));
+        return;
+      }
+      group.forEach(this::retryAlone);
+    } catch (RuntimeException | Error e) {
+      group.forEach(p -> p.fail(e));
+      if (e instanceof Error error) {
+        throw error;
+      }
+    }
+  }
+
+  private void retryAlone(Pending p) {
+    try {
+      List<StoredPerson> stored = tx.execute(s -> writeGroup(List.of(p)));
+      durability.peopleCommitted(stored);
+      p.finish();
+    } catch (RuntimeException e) {
+      p.fail(e);
+    }
+  }
+
+  /** In the group's transaction: decides each pending's outcome, inserts the new people. */
+  private List<StoredPerson> writeGroup(List<Pending> group) {
+    List<String> requestIds = new ArrayList<>();
+    for (Pending p : group) {
+      if (p.person.requestId() != null) {
+        requestIds.add(p.person.requestId());
+      }
+    }
+    Map<String, StoredRequest> earlier = new HashMap<>(repository.findRequests(requestIds));
+    List<NewPerson> inserts = new ArrayList<>();
+    List<Pending> inserted = new ArrayList<>();
+    Map<String, Pending> firstInGroup = new HashMap<>();
+    for (Pending p : group) {
+      String requestId = p.person.requestId();
+      StoredRequest found = requestId == null ? null : earlier.get(requestId);
+      Pending first = requestId == null ? null : firstInGroup.get(requestId);
+      if (found != null) {
+        p.outcome = new Outcome(found.person(), found.requestHash());
+      } else if (first != null) {
+        p.sameAs = first;
+      } else {
+        if (requestId != null) {
+          firstInGroup.put(requestId, p);
+        }
+        inserts.add(p.person);
+        inserted.add(p);
+      }
+    }
+    List<StoredPerson> stored = inserts.isEmpty() ? List.of() : repository.insertAll(inserts);
+    for (int i = 0; i < stored.size(); i++) {
+      inserted.get(i).outcome = new Outcome(stored.get(i).person(), null);
+    }
+    return stored;
+  }
+
+  /** One caller's registration, and its answer once the leader has written it. */
+  private static final class Pending {
+    final NewPerson person;
+    Outcome outcome;
+    Pending sameAs;
+    RuntimeException failure;
+    volatile boolean done;
+
+    Pending(NewPerson person) {
+      this.person = person;
+    }
+
+    void finish() {
+      if (sameAs != null) {
+        outcome = new Outcome(sameAs.outcome.person(), sameAs.person.requestHash());
+      }
+      done = true;
+    }
+
+    void fail(Throwable t) {
+      failure = t instanceof RuntimeException r ? r : new IllegalStateException(t);
+      outcome = null;
+      done = true;
+    }
+
+    Outcome result() {
+      if (failure != null) {
+        throw failure;
+      }
+      return outcome;
+    }
+  }
+}

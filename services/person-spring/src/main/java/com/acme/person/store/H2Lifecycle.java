@@ -1,0 +1,285 @@
+package com.acme.person.store;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The embedded H2 store's life: at start-up it inserts again what the journal holds (people
+ * acknowledged before a crash that H2 had not written), reads every row — which builds the name
+ * index and finds a damaged file before anything is served from it — and starts the journal;
+ * after H2 closed itself on a failed write it reopens the database and replays the journal
+ * again; at a clean stop it has H2 write everything and empties the journal.
+ */
+final class H2Lifecycle {
+  private static final Logger log = LoggerFactory.getLogger(H2Lifecycle.class);
+  /** How often the journal is rotated (and H2 made to write everything). */
+  private static final long ROTATE_EVERY_MILLIS = 2_000;
+  private static final int REPLAY_BATCH = 500;
+  /** H2's "File corrupted while reading record". */
+  private static final int H2_FILE_CORRUPTED = 90030;
+
+  private final DataSource dataSource;
+  private final JdbcTemplate jdbc;
+  private final StoreKind kind;
+  private final NameIndex index;
+  private final Sequencer sequencer;
+  private final IdentityAssigner identity;
+  private final StoreFailures failures;
+  private final boolean fsync;
+  private Journal journal;
+  private H2Durability durability;
+  private ScheduledExecutorService rotation;
+
+  H2Lifecycle(DataSource dataSource, JdbcTemplate jdbc, StoreKind kind, NameIndex index, Sequencer sequencer,
+      IdentityAssigner identity, StoreFailures failures, boolean fsync) {
+    this.dataSource = dataSource;
+    this.jdbc = jdbc;
+    this.kind = kind;
+    this.index = index;
+    this.sequencer = sequencer;
+    this.identity = identity;
+    this.failures = failures;
+    this.fsync = fsync;
+  }
+
+  /** Replays, checks and indexes the store; returns what makes its commits durable. */
+  Durability start() {
+    long started = System.nanoTime();
+    int replayed = 0;
+    if (kind.file() != null) {
+      replayed = replay();
+    }
+    long people = scan();
+    if (kind.file() == null) {
+      log.info("person store: H2 in memory, {} people; nothing survives a restart", people);
+      return Durability.DATABASE;
+    }
+    Path journalFile = Journal.of(kind.file());
+    try {
+      journal = new Journal(journalFile);
+    } catch (IOException e) {
+      // A read-only folder: people are served, and every write is refused until the folder is
+      // writable and the service restarts (an acknowledged write would have no journal).
+      String reason = failures.io("opening the journal " + journalFile, e).getMessage();
+      log.warn("person store: H2 file {}, {} people, served read-only: {}", kind.file(), people, reason);
+      return new Durability() {
+        @Override public void beforeWrite() {
+          throw new StoreUnavailableException(reason, null);
+        }
+        @Override public void peopleCommitted(List<StoredPerson> stored) {
+          beforeWrite();
+        }
+        @Override public void streamCommitted() {
+          beforeWrite();
+        }
+        @Override public void barrier() {}
+      };
+    }
+    durability = new H2Durability(jdbc, journal, fsync, failures, this::recover);
+    rotation = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "person-journal");
+      t.setDaemon(true);
+      return t;
+    });
+    rotation.scheduleWithFixedDelay(this::rotate, ROTATE_EVERY_MILLIS, ROTATE_EVERY_MILLIS, TimeUnit.MILLISECONDS);
+    log.info("person store: H2 file {}, {} people ({} replayed from the journal), name index {} MB, in {} ms;"
+            + " an acknowledged write survives a crash of this process{}",
+        kind.file(), people, replayed, index.bytes() >> 20, (System.nanoTime() - started) / 1_000_000,
+        fsync ? " and a power loss (STORE_FSYNC)" : ", not a power loss (STORE_FSYNC=false)");
+    return durability;
+  }
+
+  /**
+   * After H2 closed itself on a failed write: opens it again from its file, puts back what the
+   * journal holds, and lets the store be used again. Until that succeeds every call is refused.
+   */
+  synchronized void recover() {
+    if (!failures.needsRecovery()) {
+      return;
+    }
+    if (dataSource instanceof HikariDataSource hikari && hikari.getHikariPoolMXBean() != null) {
+      // Connections to the closed database are dropped; the next one opens it again.
+      hikari.getHikariPoolMXBean().softEvictConnections();
+    }
+    try {
+      synchronized (journal) {
+        int replayed = replay();
+        durability.recovered();
+        failures.recovered();
+        log.warn("person store: reopened {} after a failed write and replayed {} people from the journal;"
+            + " writes are accepted again", kind.file(), replayed);
+      }
+    } catch (RuntimeException e) {
+      throw failures.database("reopening the database", e);
+    }
+  }
+
+  /** At a clean stop, after every call has been answered: H2 writes everything. */
+  void close() {
+    if (rotation != null) {
+      rotation.shutdownNow();
+    }
+    if (durability != null) {
+      try {
+        durability.close();
+      } catch (IOException | RuntimeException e) {
+        log.warn("person store: the last checkpoint failed; the journal {} keeps what it held for the next start: {}",
+            journal.file(), e.toString());
+      }
+    }
+  }
+
+  private void rotate() {
+    if (!failures.needsRecovery()) {
+      durability.rotate();
+    }
+  }
+
+  /** Inserts again every person the journal files hold, then empties them. */
+  private int replay() {
+    Path journalFile = Journal.of(kind.file());
+    List<Path> files = Journal.existing(journalFile);
+    int replayed = 0;
+    long bytes = 0;
+    for (Path file : files) {
+      JournalReader.Contents contents;
+      try {
+        contents = JournalReader.read(file);
+      } catch (IOException e) {
+        throw failures.io("reading the journal " + file, e);
+      }
+      if (contents.torn()) {
+        log.warn("person store: the journal {} ends with a write cut short at byte {} ({} bytes, never acknowledged);"
+            + " ignored", file, contents.end(), contents.size() - contents.end());
+      }
+      bytes += contents.size();
+      List<StoredPerson> people = contents.people();
+      for (int from = 0; from < people.size(); from += REPLAY_BATCH) {
+        merge(people.subList(from, Math.min(people.size(), from + REPLAY_BATCH)));
+      }
+      replayed += people.size();
+    }
+    // Empty journals (a clean stop leaves one) need nothing: not even a writable folder.
+    if (bytes > 0) {
+      jdbc.execute(fsync ? "CHECKPOINT SYNC" : "CHECKPOINT");
+      try {
+        for (Path file : files) {
+          if (journal != null && file.equals(journal.file())) {
+            journal.clear();
+          } else {
+            Files.deleteIfExists(file);
+          }
+        }
+      } catch (IOException e) {
+        throw failures.io("emptying the journal", e);
+      }
+    }
+    return replayed;
+  }
+
+  /** Puts people back as they were stored (same seq, id, created_at), unless they are there. */
+  private void merge(List<StoredPerson> people) {
+    jdbc.execute((java.sql.Connection c) -> {
+      try (var person = c.prepareStatement("MERGE INTO person (seq, id, name, age, city, zip_code, hobbies, created_at)"
+              + " KEY (seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+          var request = c.prepareStatement("MERGE INTO register_person_request (request_id, request_hash, person_id)"
+              + " KEY (request_id) VALUES (?, ?, ?)")) {
+        boolean requests = false;
+        for (StoredPerson s : people) {
+          var p = s.person();
+          person.setLong(1, s.seq());
+          person.setObject(2, UUID.fromString(p.id()));
+          person.setString(3, p.name());
+          person.setInt(4, p.age());
+          person.setString(5, p.address() == null ? null : p.address().city());
+          person.setString(6, p.address() == null ? null : p.address().zipCode());
+          person.setArray(7, c.createArrayOf("VARCHAR", p.hobbies().toArray()));
+          person.setObject(8, p.createdAt().atOffset(ZoneOffset.UTC));
+          person.addBatch();
+          if (s.requestId() != null) {
+            request.setObject(1, UUID.fromString(s.requestId()));
+            request.setBytes(2, PersonRows.bytes(s.requestHash()));
+            request.setObject(3, UUID.fromString(p.id()));
+            request.addBatch();
+            requests = true;
+          }
+        }
+        person.executeBatch();
+        if (requests) {
+          request.executeBatch();
+        }
+      }
+      return null;
+    });
+  }
+
+  /**
+   * Reads every row of the store: the people into the name index (and the largest seq and
+   * created_at, where new ones start), the request records to find damage in them too. A page
+   * H2 cannot read means a damaged file: the service refuses to start rather than serve it.
+   */
+  private long scan() {
+    long[] count = {0};
+    long[] maxSeq = {0};
+    Instant[] newest = {Instant.EPOCH};
+    try {
+      jdbc.query("SELECT seq, name, created_at FROM person ORDER BY seq", rs -> {
+        long seq = rs.getLong(1);
+        index.add(seq, rs.getString(2));
+        maxSeq[0] = seq;
+        Instant created = rs.getObject(3, OffsetDateTime.class).toInstant();
+        if (created.isAfter(newest[0])) {
+          newest[0] = created;
+        }
+        count[0]++;
+      });
+      jdbc.query("SELECT request_id, request_hash, person_id FROM register_person_request", rs -> {});
+      jdbc.query("SELECT request_id, request_hash, person_count, ids FROM register_people_request", rs -> {});
+    } catch (DataAccessException e) {
+      if (corrupted(e) && kind.file() != null) {
+        throw new StoreDamagedException(kind.file(), "H2 cannot read it (" + rootMessage(e) + ")", e);
+      }
+      throw e;
+    }
+    sequencer.startAfter(maxSeq[0]);
+    identity.startAfter(newest[0]);
+    return count[0];
+  }
+
+  static boolean corrupted(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && sql.getErrorCode() == H2_FILE_CORRUPTED) {
+        return true;
+      }
+      if (String.valueOf(t.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("corrupt")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    String message = String.valueOf(root.getMessage());
+    return message.length() > 200 ? message.substring(0, 200) + "…" : message;
+  }
+}

@@ -1,0 +1,137 @@
+package com.acme.person;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.acme.person.domain.PersonDto;
+import com.acme.person.store.DamagedStoreFailureAnalyzer;
+import com.acme.person.store.JournalFixture;
+import com.acme.person.v1.GetPersonRequest;
+import com.acme.person.v1.Person;
+import com.acme.person.v1.PersonServiceGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
+
+/**
+ * The embedded store across restarts, as the service runs by default (an H2 file): what its
+ * journal holds is stored again when it starts (a crash of the process loses no acknowledged
+ * person; the crash suite kills the real process), a clean stop leaves no journal behind, and a
+ * damaged journal or database file stops the start with the file named.
+ */
+class StoreRestartTest {
+
+  private static final StandInAuthService AUTH = StandInAuthService.shared();
+
+  @Test
+  void whatTheJournalHoldsIsStoredAgainAtTheNextStart(@TempDir Path data) throws Exception {
+    Person first;
+    try (ConfigurableApplicationContext app = start(data)) {
+      first = stub(app).registerPerson(People.register(People.person("before the crash", 41))).getPerson();
+    }
+    assertThat(Files.size(data.resolve("person.journal"))).as("a clean stop empties the journal").isZero();
+
+    // What a process that died right after acknowledging would have left: a journal record of a
+    // person H2 had not written yet.
+    PersonDto lost = new PersonDto(UUID.randomUUID().toString(), "acknowledged, then the crash", 33, List.of("go"),
+        null, Instant.now().truncatedTo(ChronoUnit.MICROS));
+    JournalFixture.append(data.resolve("person.journal"), 1_000, lost);
+
+    try (ConfigurableApplicationContext app = start(data)) {
+      var stub = stub(app);
+      Person read = stub.getPerson(GetPersonRequest.newBuilder().setId(lost.id()).build()).getPerson();
+      assertThat(read.getName()).isEqualTo(lost.name());
+      assertThat(read.getHobbiesList()).containsExactly("go");
+      assertThat(stub.getPerson(GetPersonRequest.newBuilder().setId(first.getId()).build()).getPerson()).isEqualTo(first);
+      // New people come after the replayed one.
+      Person next = stub.registerPerson(People.register(People.person("after the restart", 1))).getPerson();
+      assertThat(next.getCreatedAt().getSeconds()).isGreaterThanOrEqualTo(read.getCreatedAt().getSeconds());
+    }
+  }
+
+  @Test
+  void aDamagedJournalStopsTheStartNamingIt(@TempDir Path data) throws Exception {
+    try (ConfigurableApplicationContext app = start(data)) {
+      stub(app).registerPerson(People.register(People.person("stored", 1)));
+    }
+    Path journal = data.resolve("person.journal");
+    PersonDto p = new PersonDto(UUID.randomUUID().toString(), "p", 1, List.of(), null, Instant.now().truncatedTo(ChronoUnit.MICROS));
+    JournalFixture.append(journal, 500, p);
+    JournalFixture.append(journal, 501, p);
+    try (RandomAccessFile f = new RandomAccessFile(journal.toFile(), "rw")) {
+      f.seek(20);
+      f.write(0x55); // inside the first record: its checksum fails, and a whole record follows
+    }
+    assertRefusesToStartNaming(data, journal);
+  }
+
+  @Test
+  void aDamagedDatabaseFileStopsTheStartNamingIt(@TempDir Path data) throws Exception {
+    try (ConfigurableApplicationContext app = start(data)) {
+      var stub = stub(app);
+      for (int i = 0; i < 200; i++) {
+        stub.registerPerson(People.register(People.bigPerson("filler " + i, 4096)));
+      }
+    }
+    Path file = data.resolve("person.mv.db");
+    long size = Files.size(file);
+    // What a torn or lost write leaves: a run of zeros where pages were.
+    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+      for (long at = 4096; at < size - 4096; at += 4096 * 8) {
+        f.seek(at);
+        f.write(new byte[4096]);
+      }
+    }
+    assertRefusesToStartNaming(data, file);
+  }
+
+  private static void assertRefusesToStartNaming(Path data, Path file) {
+    assertThatThrownBy(() -> start(data).close()).satisfies(failure -> {
+      FailureAnalysis analysis = new DamagedStoreFailureAnalyzer().analyze(failure);
+      assertThat(analysis).as("the start-up failure is a damaged store: %s", failure).isNotNull();
+      assertThat(analysis.getDescription() + analysis.getAction()).contains(file.getFileName().toString());
+    });
+  }
+
+  private static ConfigurableApplicationContext start(Path data) {
+    return new SpringApplicationBuilder(PersonSpringApplication.class)
+        .run(
+            "--PERSON_DATA_DIR=" + data,
+            "--spring.grpc.server.port=0",
+            "--server.port=0",
+            "--person.auth.address=localhost:" + AUTH.port(),
+            "--logging.level.root=WARN");
+  }
+
+  private static PersonServiceGrpc.PersonServiceBlockingStub stub(ConfigurableApplicationContext app) {
+    int port = app.getBean(GrpcServerLifecycle.class).getPort();
+    ManagedChannel channel = NettyChannelBuilder.forAddress("localhost", port).usePlaintext().build();
+    app.addApplicationListener(event -> {
+      if (event instanceof org.springframework.context.event.ContextClosedEvent) {
+        channel.shutdownNow();
+      }
+    });
+    Metadata headers = new Metadata();
+    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
+        "Bearer " + AUTH.issue(Duration.ofMinutes(5)));
+    return PersonServiceGrpc.newBlockingStub(channel)
+        .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
+        .withDeadlineAfter(30, TimeUnit.SECONDS);
+  }
+}

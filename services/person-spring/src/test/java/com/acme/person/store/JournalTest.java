@@ -1,0 +1,84 @@
+package com.acme.person.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.acme.person.domain.AddressDto;
+import com.acme.person.domain.PersonDto;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The journal gives back exactly what was appended; a record cut short at its end (a write a
+ * crash interrupted) is left out, and anything else that is not a record is damage.
+ */
+class JournalTest {
+
+  private static StoredPerson person(long seq, String requestId) {
+    Instant created = Instant.now().truncatedTo(ChronoUnit.MICROS);
+    PersonDto p = new PersonDto(UUID.randomUUID().toString(), "Zoë 😀 " + seq, 30, List.of("chess", "go"),
+        seq % 2 == 0 ? new AddressDto("Zürich", seq % 4 == 0 ? null : "8001") : null, created);
+    return new StoredPerson(seq, p, requestId, requestId == null ? null : "00112233445566778899aabbccddeeff");
+  }
+
+  @Test
+  void whatIsAppendedIsReadBack(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("person.journal");
+    List<StoredPerson> first = List.of(person(1, UUID.randomUUID().toString()), person(2, null));
+    List<StoredPerson> second = List.of(person(3, null), person(4, UUID.randomUUID().toString()));
+    try (Journal journal = new Journal(file)) {
+      journal.append(JournalCodec.records(first), false);
+      journal.append(JournalCodec.records(second), true);
+    }
+    JournalReader.Contents contents = JournalReader.read(file);
+    assertThat(contents.torn()).isFalse();
+    assertThat(contents.people()).containsExactly(first.get(0), first.get(1), second.get(0), second.get(1));
+  }
+
+  @Test
+  void aRecordCutShortAtTheEndIsLeftOut(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("person.journal");
+    ByteBuffer records = JournalCodec.records(List.of(person(1, null), person(2, null)));
+    byte[] bytes = records.array();
+    Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length - 7));
+    JournalReader.Contents contents = JournalReader.read(file);
+    assertThat(contents.torn()).isTrue();
+    assertThat(contents.people()).hasSize(1);
+  }
+
+  @Test
+  void aDamagedRecordFollowedByMoreIsDamage(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("person.journal");
+    byte[] bytes = JournalCodec.records(List.of(person(1, null), person(2, null), person(3, null))).array();
+    bytes[20] ^= 0x40; // inside the first record's payload: its checksum no longer matches
+    Files.write(file, bytes);
+    assertThatThrownBy(() -> JournalReader.read(file))
+        .isInstanceOf(StoreDamagedException.class)
+        .hasMessageContaining(file.toString());
+  }
+
+  @Test
+  void rotationMovesTheJournalAsideAndStartsAnEmptyOne(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("person.journal");
+    try (Journal journal = new Journal(file)) {
+      journal.append(JournalCodec.records(List.of(person(1, null))), false);
+      assertThat(journal.rotate(false)).isTrue();
+      assertThat(journal.rotate(false)).as("the old part is still there").isFalse();
+      journal.append(JournalCodec.records(List.of(person(2, null))), false);
+      assertThat(Journal.existing(file)).hasSize(2);
+      assertThat(JournalReader.read(Journal.existing(file).get(0)).people()).extracting(StoredPerson::seq).containsExactly(1L);
+      assertThat(JournalReader.read(file).people()).extracting(StoredPerson::seq).containsExactly(2L);
+      journal.dropOld();
+      journal.clear();
+    }
+    assertThat(Files.size(file)).isZero();
+  }
+}
