@@ -97,6 +97,24 @@ class AuthTest extends ServiceTestBase {
   }
 
   @Test
+  void callsArrivingWithATokenBeingCheckedTakeThatAnswer() throws Exception {
+    // 40 calls at once with a new token whose check takes a while: one question to the auth
+    // service, not 40 (500 uploads starting at once asked 500 times and ran past the deadline).
+    String fresh = AUTH.issueSlow(Duration.ofMinutes(5));
+    var stub = withToken(PersonServiceGrpc.newBlockingStub(channel), fresh).withDeadlineAfter(20, TimeUnit.SECONDS);
+    int before = AUTH.validations();
+    java.util.List<CompletableFuture<Status.Code>> calls = new java.util.ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      calls.add(CompletableFuture.supplyAsync(() -> code(() -> stub.getPerson(GET_UNKNOWN))));
+    }
+    for (CompletableFuture<Status.Code> call : calls) {
+      assertThat(call.get(20, TimeUnit.SECONDS)).isEqualTo(Status.Code.NOT_FOUND);
+    }
+    // A call may miss the cache just before the answer is stored and ask once more.
+    assertThat(AUTH.validations() - before).as("questions to the auth service").isLessThanOrEqualTo(2);
+  }
+
+  @Test
   void authServiceNotAnsweringInTimeIsUnavailable() {
     var stub = withToken(PersonServiceGrpc.newBlockingStub(channel), StandInAuthService.HANG)
         .withDeadlineAfter(10, TimeUnit.SECONDS);

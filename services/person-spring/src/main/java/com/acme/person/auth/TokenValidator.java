@@ -16,7 +16,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.springframework.stereotype.Component;
 
 /**
@@ -33,6 +37,8 @@ public class TokenValidator {
   private final Duration ttl;
   private final Clock clock;
   private final Cache<String, Caller> cache;
+  /** The tokens being checked with the auth service now, by key, and the answer to come. */
+  private final ConcurrentHashMap<String, CompletableFuture<Caller>> asking = new ConcurrentHashMap<>();
 
   public TokenValidator(AuthServiceBlockingStub auth, PersonProperties properties, Clock clock) {
     this.auth = auth;
@@ -71,12 +77,42 @@ public class TokenValidator {
     if (cached != null && cached.expiresAt().isAfter(clock.instant())) {
       return cached;
     }
-    Caller caller = ask(token);
-    if (!caller.expiresAt().isAfter(clock.instant())) {
-      throw new UnauthenticatedException("the token has expired");
+    // One question per token at a time: the calls that arrive with a token while it is being
+    // checked take that answer. (500 uploads starting at once with a new token asked the auth
+    // service 500 times at once, and the last answers came after the deadline.)
+    CompletableFuture<Caller> mine = new CompletableFuture<>();
+    CompletableFuture<Caller> theirs = asking.putIfAbsent(key, mine);
+    if (theirs != null) {
+      return await(theirs);
     }
-    cache.put(key, caller);
-    return caller;
+    try {
+      Caller caller = ask(token);
+      if (!caller.expiresAt().isAfter(clock.instant())) {
+        throw new UnauthenticatedException("the token has expired");
+      }
+      cache.put(key, caller);
+      mine.complete(caller);
+      return caller;
+    } catch (RuntimeException e) {
+      mine.completeExceptionally(e);
+      throw e;
+    } finally {
+      asking.remove(key, mine);
+    }
+  }
+
+  /** The answer another call is getting for the same token, within the deadline it has. */
+  private Caller await(CompletableFuture<Caller> answer) {
+    try {
+      return answer.get(deadline.toMillis() + 1000, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+    } catch (TimeoutException e) {
+      throw new AuthUnavailableException("the auth service is unavailable (no answer); retry later", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AuthUnavailableException("interrupted while waiting for the auth service", e);
+    }
   }
 
   /** The token of "Bearer <token>" (scheme in any case, spaces around), or UnauthenticatedException. */
