@@ -22,6 +22,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletionException;
 import org.springframework.stereotype.Component;
 
 /**
@@ -32,8 +33,9 @@ import org.springframework.stereotype.Component;
  *   <li><b>Limits</b>: metadata over person.limits.header-list-size → RESOURCE_EXHAUSTED, for
  *       this call only (the transport's own bound is higher, see application.yaml).
  *   <li><b>Authenticate</b> "authorization: Bearer &lt;token&gt;" with the auth service — a
- *       cached answer at once, in place; otherwise on a pool, which may wait — before a byte of
- *       the request is read: UNAUTHENTICATED, or UNAVAILABLE when the auth service is.
+ *       cached answer at once, in place; otherwise the call's events wait for the answer, without
+ *       a thread — before a byte of the request is read: UNAUTHENTICATED, or UNAVAILABLE when the
+ *       auth service is.
  *   <li><b>Read</b>: start the handler and request messages as it asks; a call that takes one
  *       request asks for it and for the end of the stream.
  *   <li><b>Decode</b> each message where the call runs — off the transport thread once a message
@@ -146,8 +148,8 @@ public class CallBoundary {
         return this;
       }
       String authorization = headers.get(AUTHORIZATION);
-      // Used as it is when cached: validating again could find the entry expired and call the
-      // auth service from the transport thread, whose answer that same thread must read.
+      // Used as it is when cached: asking the cache again could find the entry expired, and the
+      // call would run in place without a checked token.
       Caller cached = placement.mayRunInPlace() ? tokens.cachedCaller(authorization) : null;
       events = placement.start(cached != null);
       run(() -> authenticate(cached, authorization));
@@ -156,11 +158,19 @@ public class CallBoundary {
 
     private void authenticate(Caller cached, String authorization) {
       long start = System.nanoTime();
-      Caller caller;
-      try {
-        caller = cached != null ? cached : tokens.validateHeader(authorization);
-      } catch (RuntimeException e) {
-        refuse(e);
+      if (cached != null) {
+        authenticated(cached, null, start);
+        return;
+      }
+      // The auth service may be slow: the call's later events wait for its answer, no thread does.
+      events.hold();
+      tokens.validateHeaderAsync(authorization).whenComplete(
+          (caller, error) -> events.resume(() -> context.run(() -> authenticated(caller, error, start))));
+    }
+
+    private void authenticated(Caller caller, Throwable error, long start) {
+      if (error != null) {
+        refuse(error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error);
         return;
       }
       phases.since(start, rpc.name(), "auth");

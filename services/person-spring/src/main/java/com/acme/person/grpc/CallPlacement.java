@@ -14,8 +14,9 @@ import org.springframework.stereotype.Component;
  * transport thread serves many connections and must never wait on another process, nor spend
  * long on one message. So a call runs in place only when its token has a cached answer and the
  * database is embedded (person.grpc.inline-calls; off for PostgreSQL); otherwise on a pool,
- * which may wait (a cached pool, as grpc-java's own default executor: a slow auth service must
- * not starve other calls of threads). And a call moves to a small pool of its own as soon as a
+ * which may wait (a cached pool, as grpc-java's own default executor: a slow database must not
+ * starve other calls of threads; a call waiting for its token's check holds no thread at all,
+ * CallBoundary). And a call moves to a small pool of its own as soon as a
  * request message is larger than person.grpc.inline-max-message-size: decoding, validating and
  * storing 1 MB people one after the other on the thread of their connection served 33
  * RegisterPerson calls/s at 100 due per second, the pool 82 (ghz, 1 MB requests, one

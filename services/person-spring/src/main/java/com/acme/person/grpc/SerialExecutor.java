@@ -10,7 +10,8 @@ import org.slf4j.LoggerFactory;
  * runs on now — which may change between two events (CallPlacement moves a call off the
  * transport's thread when a large message arrives). An event submitted while another runs, even
  * from within it, waits for it; with a direct executor the first event runs in the submitting
- * thread at once.
+ * thread at once. An event may hold the ones after it until something it waits for has come
+ * (the auth service's answer), without a thread waiting meanwhile.
  */
 final class SerialExecutor implements Executor {
 
@@ -19,6 +20,7 @@ final class SerialExecutor implements Executor {
   private final ArrayDeque<Runnable> events = new ArrayDeque<>();
   private Executor where;
   private boolean running;
+  private boolean held;
 
   SerialExecutor(Executor where) {
     this.where = where;
@@ -34,6 +36,26 @@ final class SerialExecutor implements Executor {
     Executor on;
     synchronized (this) {
       events.add(event);
+      if (running || held) {
+        return;
+      }
+      running = true;
+      on = where;
+    }
+    schedule(on);
+  }
+
+  /** Called by a running event: the events after it wait until resume(). */
+  synchronized void hold() {
+    held = true;
+  }
+
+  /** Runs first, then the events that waited, from any thread. */
+  void resume(Runnable first) {
+    Executor on;
+    synchronized (this) {
+      held = false;
+      events.addFirst(first);
       if (running) {
         return;
       }
@@ -61,6 +83,10 @@ final class SerialExecutor implements Executor {
       Runnable event;
       Executor moved = null;
       synchronized (this) {
+        if (held) {
+          running = false;
+          return;
+        }
         if (where != here) {
           moved = where;
           event = null;
