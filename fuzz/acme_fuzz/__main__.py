@@ -61,6 +61,7 @@ def main() -> int:
     problems: list[str] = []
     last_failure: list[Case] = []
     last_problem: list[str] = [""]
+    beside = [0]  # valid calls answered OK beside a case on its connection
 
     def one(c: Case) -> None:
         if not c.names:
@@ -76,6 +77,8 @@ def main() -> int:
         if c.rpc in STORING and not _status_ok(c, answer):
             failed_names.update(c.names)
         found = oracle.check(c, answer, decodes)
+        if answer.beside is not None and not oracle.beside_problems(answer):
+            beside[0] += 1
         if found:
             last_failure[:] = [c]
             last_problem[0] = "; ".join(found)
@@ -134,6 +137,7 @@ def main() -> int:
         "seconds": round(elapsed, 1), "inputs_per_second": round(inputs / elapsed) if elapsed else 0,
         "outcomes": dict(sorted(codes.items(), key=lambda kv: -kv[1])),
         "rss_mib": {"before": round(rss_before), "after": round(rss_after), "bound": RSS_BOUND_MIB[args.service]},
+        "valid_calls_beside_ok": beside[0],
         "failed_storing_calls_people": len(failed_names), "rows_left_by_failed_calls": len(left),
         "healthy_after": target_health, "problems": problems,
     }
@@ -155,8 +159,7 @@ def _status_ok(c: Case, answer) -> bool:
 def _outcome(c: Case, answer) -> str:
     """A short label of how a call ended, for the report's histogram."""
     if answer.connection_lost:
-        return ("connection closed after a refused frame (grpc-java, README)" if oracle.known_grpc_java_race(c)
-                else "connection lost")
+        return "connection lost"
     if answer.reset_by_client:
         return "reset by the client"
     if answer.reset_by_server is not None and answer.grpc_status is None:
@@ -181,6 +184,7 @@ def _print(report: dict) -> None:
           f"{report['regressions_replayed']} regression cases replayed")
     for outcome, n in report["outcomes"].items():
         print(f"  {n:7d}  {outcome}")
+    print(f"  valid calls beside them on the same connection, answered OK: {report['valid_calls_beside_ok']}")
     rss = report["rss_mib"]
     print(f"  resident memory: {rss['before']} MiB before, {rss['after']} MiB after (bound {rss['bound']} MiB)")
     if report["service"] == "person-spring":

@@ -140,8 +140,9 @@ def spoiled(draw, data: bytes) -> tuple[str, bytes]:
 FRAMINGS = ["normal"] * 12 + ["gzip", "gzip-bomb", "compressed-without-encoding", "unknown-encoding",
                               "lying-length", "over-the-limit-length", "reserved-flags"]
 
-# What the authorization header carries.
-AUTHS = ["valid"] * 12 + ["none", "garbage", "longest-allowed", "over-the-header-limit"]
+# What the authorization header carries. Far over the header limit: 64 KB, four times the limit,
+# past what HTTP/2 servers commonly decode before they close the whole connection.
+AUTHS = ["valid"] * 12 + ["none", "garbage", "longest-allowed", "over-the-header-limit", "far-over-the-header-limit"]
 
 # How the stream ends: half-close; the client resets it; or neither (a short deadline ends it).
 ENDS = ["half-close"] * 8 + ["reset", "open"]

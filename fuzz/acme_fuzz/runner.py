@@ -6,8 +6,15 @@ from __future__ import annotations
 
 import gzip
 import itertools
+import uuid
 import zlib
 from dataclasses import dataclass
+
+import grpc
+from acme.auth.v1 import auth_service_pb2 as auth
+from acme.person.v1 import person_pb2
+from acme.person.v1 import person_service_pb2 as ps
+from acme.person.v1 import person_service_pb2_grpc as ps_grpc
 
 from . import inputs
 from .cases import SERVICES, Case
@@ -45,6 +52,7 @@ class Runner:
     def __init__(self, service: str, grpc_target: str, rest_target: str, token: str, run_id: str):
         self.service, self.token, self.run_id = service, token, run_id
         self.grpc = H2Connection(grpc_target)
+        self.grpc_target = grpc_target
         self.rest_target = rest_target
         self.limits = LIMITS[service]
         self._names = itertools.count()
@@ -52,6 +60,7 @@ class Runner:
         # over the limit; made once per run.
         self.zero_bomb = _gzip_zeros(256 * 1024 * 1024)
         self.message_bomb = gzip.compress(_oversize_message(self.limits.message_bytes), 9)
+        self.beside = self._valid_call()
 
     def close(self) -> None:
         self.grpc.close()
@@ -70,8 +79,34 @@ class Runner:
         case.messages = messages
 
     def send(self, case: Case) -> Answer:
+        """Sends the case; a gRPC (or gRPC-Web, Connect) case with a valid call open beside it on
+        the same connection, finished after it: one bad call must cost only itself."""
         if case.transport == "rest":
             return self._rest(case)
+        path, headers, message = self.beside
+        stream, beside = self.grpc.open(path, headers, envelope(message))
+        answer = self._send(case)
+        answer.beside = self.grpc.finish(stream, beside)
+        return answer
+
+    def _valid_call(self) -> tuple[str, list[tuple[str, str]], bytes]:
+        """The valid call kept open beside every case: a unary call the service answers OK once
+        it half-closes (person-spring: GetPerson of a person stored now; auth-node:
+        ValidateToken of the runner's own token)."""
+        headers = [("content-type", "application/grpc"), ("te", "trailers"), ("authorization", f"Bearer {self.token}")]
+        if self.service == "auth-node":
+            return (f"/{SERVICES[self.service]}/ValidateToken", headers,
+                    auth.ValidateTokenRequest(token=self.token).SerializeToString())
+        # With a real client and a patient deadline: the service's first call may be slow.
+        with grpc.insecure_channel(self.grpc_target) as channel:
+            stored = ps_grpc.PersonServiceStub(channel).RegisterPerson(
+                ps.RegisterPersonRequest(request_id=str(uuid.uuid4()),
+                                         person=person_pb2.Person(name=f"fz{self.run_id}beside", age=30)),
+                metadata=(("authorization", f"Bearer {self.token}"),), timeout=60)
+        return (f"/{SERVICES[self.service]}/GetPerson", headers,
+                ps.GetPersonRequest(id=stored.person.id).SerializeToString())
+
+    def _send(self, case: Case) -> Answer:
         path = f"/{SERVICES[case.service]}/{case.rpc}"
         headers = self._auth_headers(case)
         if case.transport == "connect-proto":
@@ -116,6 +151,7 @@ class Runner:
             "garbage": "Bearer \x7fgarbage",
             "longest-allowed": "Bearer " + "t" * 8192,
             "over-the-header-limit": "Bearer " + "t" * (self.limits.header_list_bytes + 1024),
+            "far-over-the-header-limit": "Bearer " + "t" * (64 * 1024),
         }[case.auth]
         return [] if value is None else [("authorization", value)]
 

@@ -28,6 +28,8 @@ def main(paths: list[str]) -> int:
               f"{sum(r['regressions_replayed'] for r in reports)} regression cases replayed")
         for outcome, n in outcomes.most_common():
             print(f"  {n:7d}  {outcome}")
+        print(f"  valid calls beside them on the same connection, answered OK: "
+              f"{sum(r.get('valid_calls_beside_ok', 0) for r in reports)}")
         before = min(r["rss_mib"]["before"] for r in reports)
         after = max(r["rss_mib"]["after"] for r in reports)
         print(f"  resident memory: {before} MiB before, {after} MiB after (bound {reports[0]['rss_mib']['bound']} MiB)")

@@ -41,6 +41,7 @@ class Answer:
     reset_by_server: int | None = None  # the RST_STREAM error code, when the server reset
     reset_by_client: bool = False
     connection_lost: str | None = None
+    beside: "Answer | None" = None  # a valid call's answer, open on the same connection meanwhile
 
     @property
     def grpc_status(self) -> int | None:
@@ -58,8 +59,10 @@ class ConnectionLost(Exception):
 
 
 class H2Connection:
-    """One cleartext HTTP/2 connection (prior knowledge, as gRPC clients use), one call at a
-    time. After a call that broke the connection, the next call reconnects."""
+    """One cleartext HTTP/2 connection (prior knowledge, as gRPC clients use). One call at a time
+    is sent, but others may stay open beside it (open / finish): what the server sends on any
+    stream goes to that stream's Answer. After a call that broke the connection, the next call
+    reconnects."""
 
     def __init__(self, target: str):
         host, port = target.rsplit(":", 1)
@@ -67,6 +70,7 @@ class H2Connection:
         self.sock: socket.socket | None = None
         self.conn: h2.connection.H2Connection | None = None
         self.ended: set[int] = set()  # streams of this connection that are over
+        self.answers: dict[int, Answer] = {}  # the open streams' answers, by stream id
 
     def _connect(self) -> None:
         self.close()
@@ -76,6 +80,7 @@ class H2Connection:
                                            validate_outbound_headers=False)
         self.conn = h2.connection.H2Connection(config=config)
         self.ended = set()
+        self.answers = {}
         # A large window: the fuzz suite reads every answer, fast.
         self.conn.initiate_connection()
         self.conn.increment_flow_control_window(16 * 1024 * 1024)
@@ -117,8 +122,7 @@ class H2Connection:
         try:
             while True:
                 for event in self._receive():
-                    if isinstance(event, h2.events.ConnectionTerminated):
-                        raise ConnectionLost(f"GOAWAY {event.error_code!r}: {event.additional_data!r}")
+                    self._take(event)
         except (socket.timeout, TimeoutError):
             pass
         except (ConnectionLost, OSError) as e:
@@ -135,16 +139,12 @@ class H2Connection:
         if self.conn is None:
             self._connect()
         answer = Answer()
+        stream = None
         try:
-            stream = self.conn.get_next_available_stream_id()
-            self.conn.send_headers(stream, [(":method", "POST"), (":scheme", "http"),
-                                            (":authority", f"{self.host}:{self.port}"),
-                                            (":path", path)] + headers,
-                                   end_stream=not body_parts and end == "half-close")
-            self._flush()
+            stream = self._start(path, headers, answer, end_stream=not body_parts and end == "half-close")
             for i, part in enumerate(body_parts):
                 last = i == len(body_parts) - 1
-                self._send(stream, part, end_stream=last and end == "half-close", answer=answer)
+                self._send(stream, part, end_stream=last and end == "half-close")
                 if self._ended(stream):  # the server answered, or reset, before reading it all
                     self._abandon(stream)
                     return answer
@@ -153,9 +153,7 @@ class H2Connection:
                 self._flush()
                 answer.reset_by_client = True
                 return answer
-            while not self._ended(stream):
-                for event in self._receive():
-                    self._take(event, stream, answer)
+            self._await(stream)
             return answer
         except h2.exceptions.StreamClosedError as e:
             # The server closed the stream while the client was still sending: its answer is in.
@@ -168,6 +166,57 @@ class H2Connection:
             answer.connection_lost = f"{type(e).__name__}: {e}"
             self.close()
             return answer
+        finally:
+            self.answers.pop(stream, None)
+
+    def open(self, path: str, headers: list[tuple[str, str]], body: bytes) -> tuple[int | None, Answer]:
+        """Starts a call beside the ones to come: headers and body sent, the stream left open
+        until finish(). The stream is None when the connection broke already."""
+        if self.conn is None:
+            self._connect()
+        answer = Answer()
+        try:
+            stream = self._start(path, headers, answer, end_stream=False)
+            self._send(stream, body, end_stream=False)
+            return stream, answer
+        except (ConnectionLost, OSError, h2.exceptions.ProtocolError, h2.exceptions.StreamClosedError) as e:
+            answer.connection_lost = f"{type(e).__name__}: {e}"
+            self.close()
+            return None, answer
+
+    def finish(self, stream: int | None, answer: Answer) -> Answer:
+        """Half-closes a call open() started, on this same connection, and waits for its end."""
+        if stream is None:
+            return answer
+        if self.conn is None or answer.connection_lost:
+            answer.connection_lost = answer.connection_lost or "the connection was closed meanwhile"
+            return answer
+        try:
+            if not self._ended(stream):
+                self.conn.end_stream(stream)
+                self._flush()
+            self._await(stream)
+        except h2.exceptions.StreamClosedError:
+            pass
+        except (ConnectionLost, OSError, h2.exceptions.ProtocolError) as e:
+            answer.connection_lost = f"{type(e).__name__}: {e}"
+            self.close()
+        return answer
+
+    def _start(self, path: str, headers: list[tuple[str, str]], answer: Answer, end_stream: bool) -> int:
+        stream = self.conn.get_next_available_stream_id()
+        self.answers[stream] = answer
+        self.conn.send_headers(stream, [(":method", "POST"), (":scheme", "http"),
+                                        (":authority", f"{self.host}:{self.port}"),
+                                        (":path", path)] + headers, end_stream=end_stream)
+        self._flush()
+        return stream
+
+    def _await(self, stream: int) -> None:
+        while not self._ended(stream):
+            for event in self._receive():
+                self._take(event)
+        self.answers.pop(stream, None)
 
     def _abandon(self, stream: int) -> None:
         """Closes the client's side of a stream the server has ended, as a client must."""
@@ -180,12 +229,14 @@ class H2Connection:
     def _ended(self, stream: int) -> bool:
         return stream in self.ended
 
-    def _take(self, event, stream: int, answer: Answer) -> None:
+    def _take(self, event) -> None:
         if TRACE:
-            print(f"  h2 event (call on stream {stream}): {event}", file=sys.stderr)
+            print(f"  h2 event: {event}", file=sys.stderr)
         if isinstance(event, h2.events.ConnectionTerminated):
             raise ConnectionLost(f"GOAWAY {event.error_code!r}: {event.additional_data!r}")
-        if getattr(event, "stream_id", None) != stream:
+        stream = getattr(event, "stream_id", None)
+        answer = self.answers.get(stream)
+        if answer is None:
             return
         if isinstance(event, h2.events.ResponseReceived):
             answer.headers = {k: v for k, v in event.headers}
@@ -201,7 +252,7 @@ class H2Connection:
             answer.reset_by_server = int(event.error_code)
             self.ended.add(stream)
 
-    def _send(self, stream: int, data: bytes, end_stream: bool, answer: Answer) -> None:
+    def _send(self, stream: int, data: bytes, end_stream: bool) -> None:
         """DATA within flow control: waits for WINDOW_UPDATE, and stops early when the server
         answered and ended the stream meanwhile (it refused the call before reading it)."""
         view = memoryview(data)
@@ -220,7 +271,7 @@ class H2Connection:
                     return
             else:
                 for event in self._receive():
-                    self._take(event, stream, answer)
+                    self._take(event)
 
 
 def _trace_frames(data: bytes) -> None:

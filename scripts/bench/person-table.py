@@ -4,8 +4,9 @@ Prints markdown: ns/op and B/op (gc.alloc.rate.norm) with their 99.9% errors for
 benchmark and person size (a time whose error is 10 % or more is marked ⚠: not to be
 trusted), the encoded sizes, and PASS/MISS for the targets, each ratio with its interval
 (the ratio of the bounds of the two 99.9 % intervals): MapStruct within 1.2x of the
-hand-written mapper; mapping at most 25 % of the protobuf encode cost; map+protobuf encode
-at least 2x faster than Jackson encode for the medium person. Misses are reported, not fatal.
+hand-written mapper; map+protobuf encode at least 2x faster than Jackson encode for the medium
+person. Misses are reported, not fatal. Mapping ÷ protobuf encode is printed as a finding, not
+judged: field report 002's point was that on small messages they cost about the same.
 """
 
 import json
@@ -81,8 +82,7 @@ def main():
                 print(f"- {verdict} MapStruct {direction} {size}: {r[0]:.2f}x [{r[1]:.2f}, {r[2]:.2f}] the hand-written mapper (target ≤ 1.2x)")
         r = ratio(results, ("mapstructToProto", size), ("protoEncode", size))
         if r:
-            verdict = "PASS" if r[0] <= 0.25 else "MISS"
-            print(f"- {verdict} {size} person: mapping DTO→proto costs {r[0]:.2f}x [{r[1]:.2f}, {r[2]:.2f}] the protobuf encode (target ≤ 0.25x)")
+            print(f"- finding, {size} person: mapping DTO→proto costs {r[0]:.2f}x [{r[1]:.2f}, {r[2]:.2f}] the protobuf encode")
     r = ratio(results, ("jsonEncode", "medium"), ("mapAndProtoEncode", "medium"))
     if r:
         verdict = "PASS" if r[0] >= 2 else "MISS"

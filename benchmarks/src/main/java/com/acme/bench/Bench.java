@@ -44,6 +44,7 @@ public final class Bench {
       NewConnections s4 = new NewConnections(services, results);
       Concurrency s5 = new Concurrency(services, results, root, python);
       PhaseShares s6 = new PhaseShares(services, results);
+      ConcurrentUploads s7 = new ConcurrentUploads(services, results, root, python);
       CrossCheck cross = new CrossCheck(services, results, work);
       List<String> large = s5.store();
       try (AuthNodeThroughput authNode = new AuthNodeThroughput(services, results, root, work)) {
@@ -55,6 +56,7 @@ public final class Bench {
           step("s4 new connections", rep, () -> s4.run(plan.newConnectionCalls(), r));
           step("s5 concurrency", rep, () -> s5.run(large, plan.concurrentRequests(), r));
           step("s6 phases", rep, () -> s6.run(plan.phaseCalls(), r));
+          step("s7 concurrent uploads", rep, () -> s7.run(plan.uploaders(), plan.uploadPeople(), r));
           step("cross-check: h2load, both protocols", rep, () -> cross.sameClient(plan.sameClientRequests(), r));
           step("auth-node beside bare Node, metrics on and off: h2load", rep, () -> authNode.run(plan.sameClientRequests(), r));
           step("cross-check: s1 by ghz and h2load", rep, () -> cross.callsInARow(plan.crossCheckCallsInARow(), r));
@@ -120,7 +122,8 @@ public final class Bench {
     results.meta("h2load", External.run(List.of("h2load", "--version"), Map.of()).lines().findFirst().orElse("").trim());
     results.meta("person-spring settings", personSettings.toString() + " over compatibility-tests/person-spring.env");
     results.meta("warm-ups", "s1: " + CallsInARow.WARMUP + " calls of the same kind per N; s4: 50 calls per series; "
-        + "s5: 5 % of the calls; s6: up to 1,000 calls of each method; s3: none (open loop, every request counted)");
+        + "s5: 5 % of the calls; s6: up to 1,000 calls of each method; s3: none (open loop, every request counted); "
+        + "s7: none (every stream counted)");
   }
 
   static void log(String format, Object... args) {

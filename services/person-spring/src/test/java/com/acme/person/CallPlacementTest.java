@@ -1,122 +1,94 @@
 package com.acme.person;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.doAnswer;
 
+import com.acme.person.domain.PersonDto;
+import com.acme.person.service.PersonRegistry;
 import com.acme.person.v1.GetPersonRequest;
 import com.acme.person.v1.PersonServiceGrpc;
 import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import com.acme.person.v1.RegisterPersonRequest;
-import io.grpc.ForwardingServerCallListener;
-import io.grpc.Metadata;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallHandler;
-import io.grpc.ServerInterceptor;
-import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
-import org.springframework.core.annotation.Order;
-import org.springframework.grpc.server.GlobalServerInterceptor;
-import org.springframework.test.context.TestPropertySource;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.context.TestPropertySource;
+import org.springframework.test.context.bean.override.mockito.MockitoSpyBean;
 
 /**
- * Calls run on the transport's threads unless they might wait (OffloadingInterceptor). A call
- * whose token must be checked waits on the auth service, so it must not hold a transport thread:
- * while several such calls hang on a silent auth service, a call with a cached token on the same
- * connection is still answered at once.
+ * Where calls run (grpc/CallPlacement): on the transport's threads unless they might wait or
+ * carry a large request. A call whose token must be checked waits on the auth service, so it
+ * must not hold a transport thread; a call with a large request runs on the large-call pool,
+ * and when that is busy it waits — it is not refused.
  */
-@Import(CallPlacementTest.ThreadProbe.class)
-@TestPropertySource(properties = "person.limits.large-requests-in-flight=1")
+@TestPropertySource(properties = "person.grpc.large-call-threads=1")
 class CallPlacementTest extends ServiceTestBase {
 
-  /** Records the thread each RegisterPerson's handler completes on, by person name. */
-  @TestConfiguration
-  static class ThreadProbe {
-    static final Map<String, String> THREADS = new ConcurrentHashMap<>();
-    /** A RegisterPerson of a person whose name starts with "hold" waits here before it runs. */
-    static final CountDownLatch RELEASE = new CountDownLatch(1);
-    static final CountDownLatch HELD = new CountDownLatch(1);
+  /** The real registry, watched: the thread each RegisterPerson is stored on, by name. */
+  @MockitoSpyBean PersonRegistry registry;
 
-    @Bean
-    @GlobalServerInterceptor
-    @Order(1000) // after OffloadingInterceptor: where the handler runs
-    ServerInterceptor threadProbe() {
-      return new ServerInterceptor() {
-        @Override
-        public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
-            ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
-          return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(call, headers)) {
-            private String name;
+  private final Map<String, String> threads = new ConcurrentHashMap<>();
+  /** A RegisterPerson of a person whose name starts with "hold" waits here before it is stored. */
+  private final CountDownLatch release = new CountDownLatch(1);
+  private final CountDownLatch held = new CountDownLatch(1);
 
-            @Override
-            public void onMessage(ReqT message) {
-              if (message instanceof RegisterPersonRequest r) {
-                name = r.getPerson().getName();
-              }
-              super.onMessage(message);
-            }
+  @BeforeEach
+  void watchTheRegistry() {
+    doAnswer(call -> {
+      String name = call.<PersonDto>getArgument(1).name();
+      threads.put(name, Thread.currentThread().getName());
+      if (name.startsWith("hold")) {
+        held.countDown();
+        release.await(30, TimeUnit.SECONDS);
+      }
+      return call.callRealMethod();
+    }).when(registry).register(any(), any());
+  }
 
-            @Override
-            public void onHalfClose() {
-              if (name != null) {
-                THREADS.put(name, Thread.currentThread().getName());
-                if (name.startsWith("hold")) {
-                  HELD.countDown();
-                  try {
-                    RELEASE.await(30, TimeUnit.SECONDS);
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                  }
-                }
-              }
-              super.onHalfClose();
-            }
-          };
-        }
-      };
+  @Test
+  void largeCallsBeyondTheLargeCallThreadsWaitAndNoneIsRefused() throws Exception {
+    // A token with a cached answer: only calls that start in place are moved, by size.
+    blocking().registerPerson(People.register(People.person(People.uniqueName("small first"), 30)));
+    var first = CompletableFuture.supplyAsync(() -> codeOf(() -> blocking().registerPerson(
+        People.register(People.bigPerson(People.uniqueName("hold"), 100 << 10)))));
+    assertThat(held.await(10, TimeUnit.SECONDS)).as("the first large call holds the only large-call thread").isTrue();
+
+    List<CompletableFuture<Status.Code>> waiting = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      waiting.add(CompletableFuture.supplyAsync(() -> codeOf(() -> blocking().registerPerson(
+          People.register(People.bigPerson(People.uniqueName("waits"), 100 << 10))))));
+    }
+    // Small calls run in place meanwhile, at once.
+    blocking().registerPerson(People.register(People.person(People.uniqueName("small meanwhile"), 30)));
+    Thread.sleep(300);
+    for (CompletableFuture<Status.Code> call : waiting) {
+      assertThat(call).as("a large call waits for the large-call thread").isNotDone();
+    }
+
+    release.countDown();
+    assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo(Status.Code.OK);
+    for (CompletableFuture<Status.Code> call : waiting) {
+      assertThat(call.get(10, TimeUnit.SECONDS)).isEqualTo(Status.Code.OK);
     }
   }
 
   @Test
-  void largeCallsBeyondTheLimitInProgressAreRefusedAndThePermitComesBack() throws Exception {
-    // A token with a cached answer: only calls that start inline are moved, and counted, by size.
-    blocking().registerPerson(People.register(People.person(People.uniqueName("small first"), 30)));
-    var held = CompletableFuture.supplyAsync(() -> codeOf(() -> blocking().registerPerson(
-        People.register(People.bigPerson(People.uniqueName("hold"), 100 << 10)))));
-    assertThat(ThreadProbe.HELD.await(10, TimeUnit.SECONDS)).as("the first large call is in progress").isTrue();
-
-    StatusRuntimeException refused = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
-        () -> blocking().registerPerson(People.register(People.bigPerson(People.uniqueName("second"), 100 << 10))));
-    assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
-    assertThat(refused.getStatus().getDescription()).contains("more than 1 calls with a request over 65536 bytes");
-    // Small calls are not counted.
-    blocking().registerPerson(People.register(People.person(People.uniqueName("small meanwhile"), 30)));
-
-    ThreadProbe.RELEASE.countDown();
-    assertThat(held.get(10, TimeUnit.SECONDS)).isEqualTo(Status.Code.OK);
-    // The first call's permit came back: the next large call is admitted.
-    blocking().registerPerson(People.register(People.bigPerson(People.uniqueName("third"), 100 << 10)));
-  }
-
-  @Test
-  void aSmallCallWithACachedTokenRunsInlineALargeOneOnThePool() {
+  void aSmallCallWithACachedTokenRunsInPlaceALargeOneOnThePool() {
     String small = People.uniqueName("small");
     String large = People.uniqueName("large");
     blocking().registerPerson(People.register(People.person(small, 30))); // the token is cached from here on
     blocking().registerPerson(People.register(People.person(small + " again", 30)));
     blocking().registerPerson(People.register(People.bigPerson(large, 100 << 10)));
-    assertThat(ThreadProbe.THREADS.get(small + " again")).as("a 40-byte request, on a Netty event loop").contains("-ELG-");
-    assertThat(ThreadProbe.THREADS.get(large)).as("a 100 KB request (over inline-max-message-size, 64 KB)").startsWith("grpc-large-call-");
+    assertThat(threads.get(small + " again")).as("a 40-byte request, on a Netty event loop").contains("-ELG-");
+    assertThat(threads.get(large)).as("a 100 KB request (over inline-max-message-size, 64 KB)").startsWith("grpc-large-call-");
   }
 
   @Test

@@ -57,9 +57,9 @@ class HostileGrpcInputTest extends ServiceTestBase {
 
   @Test
   void undecodableMessageMidStreamIsInvalidArgumentStoresNothingAndFreesTheWorker() {
-    // More streams than RegisterPeople may hold at once: a leaked worker would make the later
-    // ones (and every other user's) RESOURCE_EXHAUSTED.
-    int streams = properties.registerPeople().maxConcurrentStreams() * 3;
+    // More streams than RegisterPeople has writers: a writer left waiting on a refused stream
+    // would hold up the later ones (and every other user's) for good.
+    int streams = properties.registerPeople().writers() * 3;
     String name = uniqueName("garbage-stream");
     for (int i = 0; i < streams; i++) {
       RawCalls.Outcome outcome = RawCalls.call(channel, PersonServiceGrpc.getRegisterPeopleMethod(), token,

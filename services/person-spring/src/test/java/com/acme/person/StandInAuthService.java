@@ -27,6 +27,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class StandInAuthService extends AuthServiceGrpc.AuthServiceImplBase {
 
   public static final String HANG = "hang";
+  /** Tokens issued by issueSlow start so, and are answered this long after they are asked. */
+  private static final String SLOW = "slow-";
+  private static final long SLOW_MILLIS = 300;
 
   private static StandInAuthService shared;
 
@@ -60,6 +63,13 @@ public final class StandInAuthService extends AuthServiceGrpc.AuthServiceImplBas
     return token;
   }
 
+  /** A token like issue's, answered only after a while: calls with it overlap its check. */
+  public String issueSlow(Duration validFor) {
+    String token = SLOW + issue(validFor);
+    tokens.put(token, Instant.now().plus(validFor));
+    return token;
+  }
+
   /** Revokes a token, as the real service does when its user is disabled. */
   public void revoke(String token) {
     tokens.remove(token);
@@ -75,6 +85,13 @@ public final class StandInAuthService extends AuthServiceGrpc.AuthServiceImplBas
     validations.incrementAndGet();
     if (request.getToken().equals(HANG)) {
       return; // never answered: the caller's deadline must fire
+    }
+    if (request.getToken().startsWith(SLOW)) {
+      try {
+        Thread.sleep(SLOW_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     Instant expiresAt = tokens.get(request.getToken());
     if (expiresAt == null || !expiresAt.isAfter(Instant.now())) {

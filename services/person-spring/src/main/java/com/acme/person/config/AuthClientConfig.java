@@ -1,13 +1,16 @@
 package com.acme.person.config;
 
 import com.acme.auth.v1.AuthServiceGrpc;
-import com.acme.auth.v1.AuthServiceGrpc.AuthServiceBlockingStub;
+import com.acme.auth.v1.AuthServiceGrpc.AuthServiceFutureStub;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The channel to the auth service (AUTH_ADDRESS, plaintext) and its generated blocking stub. */
+/**
+ * The channel to the auth service (AUTH_ADDRESS, plaintext) and its generated future stub: a
+ * call waiting for its token's check holds no thread.
+ */
 @Configuration(proxyBeanMethods = false)
 public class AuthClientConfig {
 
@@ -22,7 +25,7 @@ public class AuthClientConfig {
   }
 
   @Bean
-  AuthServiceBlockingStub authServiceStub(ManagedChannel authChannel) {
-    return AuthServiceGrpc.newBlockingStub(authChannel);
+  AuthServiceFutureStub authServiceStub(ManagedChannel authChannel) {
+    return AuthServiceGrpc.newFutureStub(authChannel);
   }
 }

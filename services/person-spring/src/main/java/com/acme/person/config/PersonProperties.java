@@ -26,15 +26,18 @@ public record PersonProperties(
       @DefaultValue("10000") long cacheMaxSize) {}
 
   /**
-   * RegisterPeople: people per JDBC batch; people a client may send ahead of the worker that
-   * stores them (the stream's inbound flow-control window, so what one stream holds in memory
-   * is at most window + batchSize people); and how many streams may hold a transaction (and a
-   * database connection) at once.
+   * RegisterPeople: people per JDBC batch; how far a client may send ahead of the store — at
+   * most window people and about buffer bytes of them (at least one person) — so what one stream
+   * holds in memory is bounded however long it is; and the writers, the threads that store
+   * streams, each holding one transaction (and database connection) for the stream it stores.
+   * A stream waits for a writer without a thread, holding at most its buffer, until it ends or
+   * fills it; the number of streams open at once is limits.registerPeopleStreams.
    */
   public record RegisterPeople(
       @DefaultValue("500") int batchSize,
       @DefaultValue("500") int window,
-      @DefaultValue("4") int maxConcurrentStreams) {}
+      @DefaultValue("32KB") DataSize buffer,
+      @DefaultValue("4") int writers) {}
 
   /** ListPeople: people read from the database per query while streaming. */
   public record ListPeople(@DefaultValue("64") int chunkSize) {}
@@ -46,18 +49,28 @@ public record PersonProperties(
    *
    * @param messageSize one gRPC message, after decompression (RESOURCE_EXHAUSTED)
    * @param headerListSize gRPC metadata or HTTP headers of one request: room for the longest
-   *     token the contract allows (8,192 characters) and the rest
+   *     token the contract allows (8,192 characters) and the rest (RESOURCE_EXHAUSTED for that
+   *     call; 431 over REST)
+   * @param transportHeaderListSize the header list the HTTP/2 transport decodes before it
+   *     refuses a stream itself: calls whose headers are between headerListSize and this are
+   *     refused by the service, one call each. A header block must be decoded whole (its
+   *     compression state is the connection's), so past a quarter more than this the transport
+   *     closes the connection
    * @param restBodySize one REST request body (413)
-   * @param largeRequestsInFlight gRPC calls whose request is over grpc.inline-max-message-size,
-   *     in progress at once (RESOURCE_EXHAUSTED): what bounds the memory large calls hold
+   * @param registerPeopleStreams RegisterPeople streams open at once; one more gets
+   *     RESOURCE_EXHAUSTED with a google.rpc.RetryInfo
    */
   public record Limits(
-      DataSize messageSize, DataSize headerListSize, DataSize restBodySize, @DefaultValue("16") int largeRequestsInFlight) {}
+      DataSize messageSize,
+      DataSize headerListSize,
+      DataSize transportHeaderListSize,
+      DataSize restBodySize,
+      @DefaultValue("2000") int registerPeopleStreams) {}
 
   /**
    * The gRPC transport: the HTTP/2 flow-control window each stream starts with, whether calls
    * that wait on nothing run on the transport's threads, the request size from which a call
-   * moves to a pool all the same, and that pool's threads (grpc/OffloadingInterceptor).
+   * moves to a pool all the same, and that pool's threads (grpc/CallPlacement).
    */
   public record Grpc(
       @DefaultValue("1MB") DataSize flowControlWindow,

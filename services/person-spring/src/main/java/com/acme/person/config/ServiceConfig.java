@@ -6,13 +6,13 @@ import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.grpc.BindableService;
 import io.grpc.protobuf.services.ProtoReflectionService;
 import java.time.Clock;
-import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The service's own beans: clock, mapper, RegisterPeople workers, reflection v1alpha. */
+/** The service's own beans: clock, mapper, RegisterPeople writers, reflection v1alpha. */
 @Configuration(proxyBeanMethods = false)
 public class ServiceConfig {
 
@@ -28,18 +28,19 @@ public class ServiceConfig {
   }
 
   /**
-   * One thread per open RegisterPeople stream (each holds a transaction and a connection). No
-   * queue: when all are busy a new stream is refused with RESOURCE_EXHAUSTED at once rather
-   * than waiting with its client's people piling up.
+   * The RegisterPeople writers: each stores one stream at a time, in one transaction on one
+   * database connection. Streams ready to be stored wait in the queue, which the limit of open
+   * streams bounds (grpc/RegisterPeopleStreams); none is refused here.
    */
   @Bean(destroyMethod = "shutdown")
   ThreadPoolExecutor registerPeopleWorkers(PersonProperties properties) {
+    int writers = properties.registerPeople().writers();
     return new ThreadPoolExecutor(
+        writers,
+        writers,
         0,
-        properties.registerPeople().maxConcurrentStreams(),
-        60,
         TimeUnit.SECONDS,
-        new SynchronousQueue<>(),
+        new LinkedBlockingQueue<>(),
         new ThreadFactoryBuilder().setNameFormat("register-people-%d").setDaemon(true).build());
   }
 

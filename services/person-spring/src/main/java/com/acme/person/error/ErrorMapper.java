@@ -10,6 +10,7 @@ import com.acme.person.store.StoreUnavailableException;
 import com.acme.person.validation.InvalidRequestException;
 import com.google.protobuf.Any;
 import com.google.rpc.Code;
+import com.google.rpc.RetryInfo;
 import com.google.rpc.Status;
 import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
@@ -70,8 +71,21 @@ public class ErrorMapper {
     if (t instanceof StoreUnavailableException) {
       return status(Code.UNAVAILABLE, t.getMessage());
     }
+    if (t instanceof LimitReachedException e) {
+      RetryInfo retry = RetryInfo.newBuilder()
+          .setRetryDelay(com.google.protobuf.Duration.newBuilder()
+              .setSeconds(e.retryAfter().getSeconds())
+              .setNanos(e.retryAfter().getNano()))
+          .build();
+      return Status.newBuilder()
+          .setCode(Code.RESOURCE_EXHAUSTED_VALUE)
+          .setMessage(e.getMessage())
+          .addDetails(Any.pack(retry))
+          .build();
+    }
     if (t instanceof RejectedExecutionException) {
-      return status(Code.RESOURCE_EXHAUSTED, "too many concurrent streams; retry later");
+      // Only a pool that was shut down refuses work: the service is stopping.
+      return status(Code.UNAVAILABLE, "the service is shutting down; retry later");
     }
     if (t instanceof DataAccessResourceFailureException || t instanceof TransientDataAccessException) {
       log.warn("database unavailable", t);

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Properties;
+import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.grpc.server.GlobalServerInterceptor;
 import org.springframework.stereotype.Component;
@@ -21,7 +22,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @GlobalServerInterceptor
-@Order(InterceptorOrder.CONTRACTS_VERSION)
+@Order(Ordered.HIGHEST_PRECEDENCE) // outermost: no answer goes without it
 public class ContractsVersionInterceptor implements ServerInterceptor {
   static final Metadata.Key<String> HEADER = Metadata.Key.of("acme-contracts-version", Metadata.ASCII_STRING_MARSHALLER);
   /** Where Maven records the SDK jar's own version. */

@@ -16,8 +16,8 @@ public class GrpcTransportConfig {
   /**
    * The HTTP/2 window each stream starts with — Netty's BDP auto-tuning stays on and may grow
    * it; 1 MiB lets a 1 MB message flow without a round trip per 64 KiB (HTTP/2's default) — and
-   * where calls run: where the transport delivers them, unless OffloadingInterceptor moves a
-   * call that might wait to grpcCallPool.
+   * where calls run: where the transport delivers them, unless CallPlacement moves a call that
+   * might wait, or carries a large message, to a pool.
    */
   @Bean
   ServerBuilderCustomizer<NettyServerBuilder> grpcTransport(PersonProperties properties) {
@@ -28,9 +28,9 @@ public class GrpcTransportConfig {
   }
 
   /**
-   * The threads of calls with a large request (OffloadingInterceptor), few and with a queue:
-   * the embedded database writes one page at a time, so more writers only add memory — a
-   * thread per call let 100 calls of 1 MB each hold their buffers at once.
+   * The threads of calls with a large request (CallPlacement), few and with a queue: the
+   * embedded database writes one page at a time, so more writers only add memory — a thread per
+   * call let 100 calls of 1 MB each hold their buffers at once.
    */
   @Bean(destroyMethod = "shutdown")
   ExecutorService grpcLargeCallPool(PersonProperties properties) {
@@ -40,7 +40,7 @@ public class GrpcTransportConfig {
   }
 
   /**
-   * The threads of calls that might wait (OffloadingInterceptor): a cached pool, as grpc-java's
+   * The threads of calls that might wait (CallPlacement): a cached pool, as grpc-java's
    * own default executor is, so that a slow auth service cannot starve other calls of threads.
    */
   @Bean(destroyMethod = "shutdown")

@@ -22,13 +22,12 @@ import io.grpc.BindableService;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-import java.util.concurrent.Executor;
-import org.springframework.beans.factory.annotation.Qualifier;
+import java.util.List;
 import org.springframework.stereotype.Service;
 
 /**
- * acme.person.v1.PersonService: a thin adapter from gRPC to PersonRegistry. Authentication and
- * validation happen before a call gets here (interceptors); exceptions become status codes in
+ * acme.person.v1.PersonService: a thin adapter from gRPC to PersonRegistry. Every call reaches it
+ * through CallBoundary, authenticated, decoded and validated; exceptions become status codes in
  * ErrorMapper. The streaming shapes each have their own class.
  */
 @Service
@@ -38,35 +37,43 @@ public class PersonGrpcService implements PersonServiceGrpc.AsyncService, Bindab
   private final PersonMapper mapper;
   private final RequestValidator validator;
   private final ErrorMapper errors;
-  private final Executor streamWorkers;
+  private final RegisterPeopleStreams uploads;
   private final PersonProperties properties;
   private final Phases phases;
+  private final CallBoundary boundary;
 
   public PersonGrpcService(
       PersonRegistry registry,
       PersonMapper mapper,
       RequestValidator validator,
       ErrorMapper errors,
-      @Qualifier("registerPeopleWorkers") Executor streamWorkers,
+      RegisterPeopleStreams uploads,
       PersonProperties properties,
-      Phases phases) {
+      Phases phases,
+      CallBoundary boundary) {
     this.phases = phases;
     this.registry = registry;
     this.mapper = mapper;
     this.validator = validator;
     this.errors = errors;
-    this.streamWorkers = streamWorkers;
+    this.uploads = uploads;
     this.properties = properties;
+    this.boundary = boundary;
   }
 
   /**
-   * The generated service, with its requests decoded by DecodingInterceptor inside the
-   * interceptor chain (see UndecodedRequests). This is why the class implements AsyncService
+   * Every method, served through CallBoundary. This is why the class implements AsyncService
    * rather than extending PersonServiceImplBase, whose bindService() is final.
    */
   @Override
   public ServerServiceDefinition bindService() {
-    return UndecodedRequests.of(PersonServiceGrpc.bindService(this));
+    return boundary.serve(PersonServiceGrpc.getServiceDescriptor(), List.of(
+        Rpc.unary(PersonServiceGrpc.getRegisterPersonMethod(), this::registerPerson),
+        Rpc.unary(PersonServiceGrpc.getGetPersonMethod(), this::getPerson),
+        Rpc.serverStreaming(PersonServiceGrpc.getListPeopleMethod(), this::listPeople),
+        Rpc.clientStreaming(PersonServiceGrpc.getRegisterPeopleMethod(), this::registerPeople),
+        // SyncPeople answers an invalid item with its own error and goes on.
+        Rpc.bidiStreaming(PersonServiceGrpc.getSyncPeopleMethod(), this::syncPeople).unvalidated()));
   }
 
   @Override
@@ -87,12 +94,7 @@ public class PersonGrpcService implements PersonServiceGrpc.AsyncService, Bindab
   public StreamObserver<RegisterPeopleRequest> registerPeople(
       StreamObserver<RegisterPeopleResponse> response) {
     return RegisterPeopleCall.start(
-        (ServerCallStreamObserver<RegisterPeopleResponse>) response,
-        registry,
-        mapper,
-        errors,
-        streamWorkers,
-        properties.registerPeople().window());
+        (ServerCallStreamObserver<RegisterPeopleResponse>) response, registry, mapper, errors, uploads);
   }
 
   @Override

@@ -17,70 +17,88 @@ import build.buf.validate.Violations;
 import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.Executor;
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One RegisterPeople stream. gRPC delivers messages on its own threads, but a transaction is
- * bound to one thread, so a single worker owns the transaction and takes people from a queue.
+ * One RegisterPeople stream. It takes no thread while its people arrive: they wait in its
+ * buffer, and the stream is handed to a writer (RegisterPeopleStreams) once it has ended or
+ * filled its buffer. The writer stores it in one transaction — a transaction is bound to one
+ * thread — taking people from the buffer as the rest of the stream arrives. So a service with
+ * four writers serves thousands of streams at once, each held at its sender by flow control
+ * until a writer takes it; a slow store slows its senders, it does not refuse them.
  *
- * <p>Memory stays bounded without buffering the stream: inbound flow control is manual, and
- * the client may only send as many people as the queue has room for, the window (credit
- * returns as the worker takes people). With the worker's batch that is at most window +
- * batchSize people in memory, however long the stream. A cancel, a broken stream or an invalid person (the validation
- * interceptor cancels the handler) rolls the transaction back.
+ * <p>Memory stays bounded without buffering the stream: inbound flow control is manual, and the
+ * client may only send as many people as the buffer has room for — window people, about buffer
+ * bytes of them, at least one — credit returning as the writer takes them. With the writer's
+ * batch that is at most window + batchSize people in memory, however long the stream. A cancel,
+ * a broken stream or an invalid person (the boundary cancels the handler) rolls it back, and the
+ * stream's place is given back at once.
  */
 final class RegisterPeopleCall implements StreamObserver<RegisterPeopleRequest>, PersonSource {
-
-  /** Marks the end of the stream, or wakes the worker after an abort. */
-  private static final PersonDto END = new PersonDto(null, "", 0, null, null, null);
 
   private final ServerCallStreamObserver<RegisterPeopleResponse> response;
   private final PersonRegistry registry;
   private final PersonMapper mapper;
   private final ErrorMapper errors;
-  private final BlockingQueue<PersonDto> queue;
-  private final int refill;
-  private int takenSinceRequest;
+  private final RegisterPeopleStreams streams;
+  private final RegisterPeopleStreams.Place place;
+  private final int window;
+  private final long buffer;
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
+  // Guarded by lock: the buffer, and the flow control around it.
+  private final ArrayDeque<Arrival> arrived = new ArrayDeque<>();
+  private long bufferedBytes;
+  private int outstanding;
+  private long arrivals;
+  private long arrivedBytes;
+  private boolean ended;
+  private boolean storing;
+  private volatile boolean aborted;
+
+  // The call's events only (one at a time).
   private long received;
   private volatile String requestId;
-  private volatile boolean aborted;
+
+  private record Arrival(PersonDto person, int bytes) {}
 
   private RegisterPeopleCall(
       ServerCallStreamObserver<RegisterPeopleResponse> response,
       PersonRegistry registry,
       PersonMapper mapper,
       ErrorMapper errors,
-      int window) {
+      RegisterPeopleStreams streams,
+      RegisterPeopleStreams.Place place) {
     this.response = response;
     this.registry = registry;
     this.mapper = mapper;
     this.errors = errors;
-    // window people, plus one slot for END.
-    this.queue = new ArrayBlockingQueue<>(window + 1);
-    // Credit is returned in half-windows: one request(1) per person costs a hop to the
-    // transport thread each, which made the stream several times slower.
-    this.refill = Math.max(1, window / 2);
+    this.streams = streams;
+    this.place = place;
+    this.window = streams.window();
+    this.buffer = streams.buffer();
   }
 
+  /** Starts a stream, or refuses it when the streams open are at their limit. */
   static RegisterPeopleCall start(
       ServerCallStreamObserver<RegisterPeopleResponse> response,
       PersonRegistry registry,
       PersonMapper mapper,
       ErrorMapper errors,
-      Executor workers,
-      int window) {
-    RegisterPeopleCall call = new RegisterPeopleCall(response, registry, mapper, errors, window);
+      RegisterPeopleStreams streams) {
+    RegisterPeopleStreams.Place place = streams.admit();
+    RegisterPeopleCall call = new RegisterPeopleCall(response, registry, mapper, errors, streams, place);
     response.disableAutoRequest();
     // Also after half-close, when onError is no longer called: the commit must not happen.
     response.setOnCancelHandler(call::abort);
     // The call can also end without a cancel and without this stream's half-close — the
-    // transport closed it. Then nothing may be committed, and the worker must not wait on.
-    // (After a commit the worker has already returned, so this changes nothing.)
+    // transport closed it. Then nothing may be committed, and the writer must not wait on.
+    // (After a commit the writer has already returned, so this changes nothing but the place.)
     response.setOnCloseHandler(call::abort);
-    workers.execute(call::work);
-    response.request(window);
+    call.askForMore();
     return call;
   }
 
@@ -98,10 +116,32 @@ final class RegisterPeopleCall implements StreamObserver<RegisterPeopleRequest>,
       return;
     }
     received++;
-    if (!queue.offer(mapper.fromProto(request.getPerson()))) {
-      // Flow control makes this impossible; if it happens anyway, fail rather than buffer.
-      abort();
-      response.onError(errors.toGrpc(new IllegalStateException("RegisterPeople queue overflow")));
+    Arrival arrival = new Arrival(mapper.fromProto(request.getPerson()), request.getSerializedSize());
+    boolean ready;
+    int more;
+    lock.lock();
+    try {
+      if (aborted) {
+        return;
+      }
+      arrived.add(arrival);
+      bufferedBytes += arrival.bytes();
+      arrivals++;
+      arrivedBytes += arrival.bytes();
+      outstanding--;
+      changed.signalAll();
+      more = credit();
+      // Waiting for a writer and full: it is ready to be stored.
+      ready = !storing && more == 0 && outstanding == 0;
+      storing |= ready;
+    } finally {
+      lock.unlock();
+    }
+    if (ready) {
+      streams.store(this::work);
+    }
+    if (more > 0) {
+      response.request(more);
     }
   }
 
@@ -112,22 +152,44 @@ final class RegisterPeopleCall implements StreamObserver<RegisterPeopleRequest>,
 
   @Override
   public void onCompleted() {
-    queue.offer(END);
+    boolean ready;
+    lock.lock();
+    try {
+      ended = true;
+      changed.signalAll();
+      ready = !storing;
+      storing = true;
+    } finally {
+      lock.unlock();
+    }
+    if (ready) {
+      streams.store(this::work);
+    }
   }
 
   @Override
   public PersonDto next() throws InterruptedException {
-    checkNotAborted();
-    PersonDto person = queue.take();
-    checkNotAborted();
-    if (person == END) {
-      return null;
+    Arrival next;
+    int more;
+    lock.lock();
+    try {
+      while (arrived.isEmpty() && !ended && !aborted) {
+        changed.await();
+      }
+      checkNotAborted();
+      next = arrived.poll();
+      if (next == null) {
+        return null;
+      }
+      bufferedBytes -= next.bytes();
+      more = credit();
+    } finally {
+      lock.unlock();
     }
-    if (++takenSinceRequest == refill) {
-      response.request(takenSinceRequest);
-      takenSinceRequest = 0;
+    if (more > 0) {
+      response.request(more);
     }
-    return person;
+    return next.person();
   }
 
   @Override
@@ -139,6 +201,45 @@ final class RegisterPeopleCall implements StreamObserver<RegisterPeopleRequest>,
   public void checkNotAborted() {
     if (aborted) {
       throw new StreamAbortedException("RegisterPeople stream cancelled");
+    }
+  }
+
+  /**
+   * How many more people to ask the client for now (under lock), counted as outstanding: as
+   * many as fit in the window and, by the size of the people so far, in the buffer — at least
+   * one when nothing is buffered or coming. Otherwise asked in batches of at least half of what
+   * fits: a request from the writer's thread is a hop to the transport's, and one per person
+   * made the stream several times slower.
+   */
+  private int credit() {
+    if (ended || aborted) {
+      return 0;
+    }
+    long each = arrivals == 0 ? buffer : Math.max(1, arrivedBytes / arrivals);
+    long fits = Math.max(1, Math.min(window, buffer / each));
+    long room = Math.min(fits - arrived.size() - outstanding, (buffer - bufferedBytes) / each - outstanding);
+    if (arrived.isEmpty() && outstanding == 0) {
+      room = Math.max(room, 1);
+    } else if (room < (fits + 1) / 2) {
+      return 0;
+    }
+    if (room <= 0) {
+      return 0;
+    }
+    outstanding += (int) room;
+    return (int) room;
+  }
+
+  private void askForMore() {
+    int more;
+    lock.lock();
+    try {
+      more = credit();
+    } finally {
+      lock.unlock();
+    }
+    if (more > 0) {
+      response.request(more);
     }
   }
 
@@ -158,11 +259,19 @@ final class RegisterPeopleCall implements StreamObserver<RegisterPeopleRequest>,
     return new InvalidRequestException(message, Violations.newBuilder().addViolations(violation).build());
   }
 
+  /** Rolls the stream back (or stops it waiting) and gives its place back, at once. */
   private void abort() {
-    aborted = true;
-    queue.offer(END);
+    lock.lock();
+    try {
+      aborted = true;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    place.release();
   }
 
+  /** On a writer: stores the whole stream in one transaction, and answers. */
   private void work() {
     RegisteredPeople stored;
     try {
@@ -170,7 +279,7 @@ final class RegisterPeopleCall implements StreamObserver<RegisterPeopleRequest>,
     } catch (StreamAbortedException e) {
       return; // rolled back; the call is already over for the client
     } catch (RuntimeException | Error e) {
-      // Errors too (say OutOfMemoryError): a dead worker must not leave the call hanging.
+      // Errors too (say OutOfMemoryError): a dead writer must not leave the call hanging.
       if (!aborted) {
         response.onError(errors.toGrpc(e));
       }
