@@ -12,6 +12,7 @@ import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
+import io.grpc.Context;
 import io.grpc.Status;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -132,6 +133,7 @@ public class TokenValidator {
     // service 500 times at once, and the last answers came after the deadline.)
     CompletableFuture<Caller> mine = new CompletableFuture<>();
     CompletableFuture<Caller> theirs = asking.putIfAbsent(key, mine);
+    System.err.println("DBG check " + key.substring(0,6) + " theirs=" + (theirs != null) + " " + Thread.currentThread().getName());
     if (theirs != null) {
       return theirs;
     }
@@ -140,6 +142,7 @@ public class TokenValidator {
       public void onSuccess(ValidateTokenResponse answer) {
         try {
           Caller caller = caller(answer);
+          System.err.println("DBG success " + key.substring(0,6));
           cache.put(key, new Checked(caller, clock.instant()));
           mine.complete(caller);
         } catch (RuntimeException e) {
@@ -153,6 +156,7 @@ public class TokenValidator {
       @Override
       public void onFailure(Throwable t) {
         RuntimeException failure = failure(t);
+        System.err.println("DBG failure " + key.substring(0,6) + " " + t);
         if (failure instanceof UnauthenticatedException) {
           cache.invalidate(key); // revoked: not another call on the old answer
         }
@@ -179,8 +183,19 @@ public class TokenValidator {
   }
 
   private ListenableFuture<ValidateTokenResponse> ask(String token) {
-    return auth.withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
-        .validateToken(ValidateTokenRequest.newBuilder().setToken(token).build());
+    // A check is shared by every call waiting on it and by the cache it fills, so it must not
+    // end with the call that happened to start it: a client call made under a server call's
+    // gRPC Context is cancelled with it (when it finishes, is reset or is cancelled), and a
+    // background re-check started by a call answered from the cache was cancelled before it
+    // was sent. A fork keeps the context's values and drops its cancellation.
+    Context fork = Context.current().fork();
+    Context previous = fork.attach();
+    try {
+      return auth.withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
+          .validateToken(ValidateTokenRequest.newBuilder().setToken(token).build());
+    } finally {
+      fork.detach(previous);
+    }
   }
 
   private Caller caller(ValidateTokenResponse answer) {
