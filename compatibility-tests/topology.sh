@@ -54,9 +54,9 @@ case "${1:-}" in
     echo "export PERSON_TARGET=$(docker port "$name-person" 9090/tcp | head -1)"
     echo "export PERSON_REST_TARGET=$(docker port "$name-person" 8080/tcp | head -1)"
     wait_for "$name-web-proxy" '"web proxy listening"'
-    # A page reaches both services through the web proxy (features.yaml: auth-node's no-browser).
+    # A page reaches person-spring through the web proxy and auth-node directly (features.yaml).
     web="$(docker port "$name-web-proxy" 8088/tcp | head -1)"
-    echo "export PERSON_WEB_TARGET=$web AUTH_WEB_TARGET=$web BROWSER_PAGE_ORIGIN=$page_origin"
+    echo "export PERSON_WEB_TARGET=$web AUTH_WEB_TARGET=$(docker port "$name-auth" 50051/tcp | head -1) BROWSER_PAGE_ORIGIN=$page_origin"
     echo "export AUTH_CONTAINER=$name-auth PERSON_CONTAINER=$name-person"
     echo "export $(grep '^AUTH_ADMIN_USERNAME=' "$here/auth-node.env") AUTH_ADMIN_PASSWORD=$admin_password"
     echo "export COMPAT_RUN_ID=d$(head -c4 /dev/urandom | od -An -tx1 | tr -d ' \n' | cut -c1-7)"

@@ -19,9 +19,9 @@ password="$(admin_password)"
 mkdir -p "$SYSTEM_DIR/auth-data" "$SYSTEM_DIR/person-data" "$SYSTEM_DIR/logs"
 # The web page (consumers/web-page) is the only origin the browser's way in allows.
 page_origin="http://127.0.0.1:$WEB_PAGE_PORT"
-# auth-node allows that origin, but its RPC port speaks cleartext HTTP/2 only, which no browser
-# speaks over http://, so the page reaches both services through web-proxy.
-page_routes="acme.person.v1.PersonService=person-spring:9090,acme.auth.v1.AuthService=auth-node:50051"
+# The page calls auth-node itself (its RPC port speaks HTTP/1.1 too, and allows the origin)
+# and person-spring, which speaks gRPC only, through web-proxy.
+page_routes="acme.person.v1.PersonService=person-spring:9090"
 "$ROOT/consumers/web-page/build.sh"
 
 # wait_until WHAT COMMAND… — until the command succeeds, for SYSTEM_START_SECONDS at most
@@ -46,7 +46,7 @@ case "$runtime" in
     docker run -d --name "$SYSTEM_NAME-auth" --network "$SYSTEM_NAME" --network-alias auth-node \
       --memory "$AUTH_NODE_MEMORY" -v "$SYSTEM_DIR/auth-data:/data" \
       -p "127.0.0.1:$AUTH_PORT:50051" -p "127.0.0.1:$AUTH_REST_PORT:8081" \
-      -e AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" -e AUTH_ADMIN_PASSWORD="$password" \
+      -e AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" -e AUTH_ADMIN_PASSWORD="$password" -e AUTH_CORS_ALLOWED_ORIGINS="$page_origin" \
       $(for s in ${SYSTEM_AUTH_ENV:-}; do echo "-e $s"; done) "$AUTH_NODE_IMAGE" >/dev/null
     # AUTH_ADDRESS is the image's default: auth-node:50051, the alias above.
     docker run -d --name "$SYSTEM_NAME-person" --network "$SYSTEM_NAME" --network-alias person-spring \
@@ -57,7 +57,7 @@ case "$runtime" in
       -p "127.0.0.1:$WEB_PROXY_PORT:8088" -e WEB_PROXY_ALLOWED_ORIGINS="$page_origin" -e WEB_PROXY_ROUTES="$page_routes" \
       "$WEB_PROXY_IMAGE" >/dev/null
     docker run -d --name "$SYSTEM_NAME-web-page" --user 1000:1000 -v "$ROOT/consumers/web-page:/page:ro" \
-      -p "127.0.0.1:$WEB_PAGE_PORT:8089" -e WEB_PAGE_HOST=0.0.0.0 -e WEB_PAGE_AUTH_URL="http://127.0.0.1:$WEB_PROXY_PORT" \
+      -p "127.0.0.1:$WEB_PAGE_PORT:8089" -e WEB_PAGE_HOST=0.0.0.0 -e WEB_PAGE_AUTH_URL="http://127.0.0.1:$AUTH_PORT" \
       -e WEB_PAGE_PERSON_URL="http://127.0.0.1:$WEB_PROXY_PORT" "acme/node-base:${NODE_VERSION%%.*}" node /page/serve.mjs >/dev/null
     ;;
   process)
@@ -66,7 +66,7 @@ case "$runtime" in
     "${MVN[@]}" -q -pl services/person-spring package -DskipTests
     (cd services/auth-node && AUTH_DATA_DIR="$SYSTEM_DIR/auth-data" AUTH_PORT="$AUTH_PORT" \
       AUTH_REST_PORT="$AUTH_REST_PORT" AUTH_METRICS_PORT="$AUTH_METRICS_PORT" \
-      AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" AUTH_ADMIN_PASSWORD="$password" \
+      AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" AUTH_ADMIN_PASSWORD="$password" AUTH_CORS_ALLOWED_ORIGINS="$page_origin" \
       nohup env ${SYSTEM_AUTH_ENV:-} node dist/src/main.js >"$SYSTEM_DIR/logs/auth-node.log" 2>&1 & echo $! >"$SYSTEM_DIR/auth.pid")
     PERSON_DATA_DIR="$SYSTEM_DIR/person-data" AUTH_ADDRESS="localhost:$AUTH_PORT" \
       GRPC_PORT="$PERSON_PORT" REST_PORT="$PERSON_REST_PORT" \
@@ -75,11 +75,11 @@ case "$runtime" in
     echo $! >"$SYSTEM_DIR/person.pid"
     "$ROOT/scripts/services/web-proxy.sh" build
     WEB_PROXY_LISTEN="127.0.0.1:$WEB_PROXY_PORT" \
-      WEB_PROXY_ROUTES="acme.person.v1.PersonService=127.0.0.1:$PERSON_PORT,acme.auth.v1.AuthService=127.0.0.1:$AUTH_PORT" \
+      WEB_PROXY_ROUTES="acme.person.v1.PersonService=127.0.0.1:$PERSON_PORT" \
       WEB_PROXY_DESCRIPTORS="$TOOLS/web-proxy/image/contracts.binpb" WEB_PROXY_ALLOWED_ORIGINS="$page_origin" \
       nohup "$TOOLS/web-proxy/image/web-proxy" >"$SYSTEM_DIR/logs/web-proxy.log" 2>&1 &
     echo $! >"$SYSTEM_DIR/web-proxy.pid"
-    WEB_PAGE_PORT="$WEB_PAGE_PORT" WEB_PAGE_AUTH_URL="http://127.0.0.1:$WEB_PROXY_PORT" WEB_PAGE_PERSON_URL="http://127.0.0.1:$WEB_PROXY_PORT" \
+    WEB_PAGE_PORT="$WEB_PAGE_PORT" WEB_PAGE_AUTH_URL="http://127.0.0.1:$AUTH_PORT" WEB_PAGE_PERSON_URL="http://127.0.0.1:$WEB_PROXY_PORT" \
       nohup node consumers/web-page/serve.mjs >"$SYSTEM_DIR/logs/web-page.log" 2>&1 &
     echo $! >"$SYSTEM_DIR/web-page.pid"
     ;;
@@ -98,7 +98,7 @@ cat <<TEXT
 The system is up ($runtime), its data in ${SYSTEM_DIR#"$ROOT/"}/ (kept by 'make down'):
   auth-node      gRPC, gRPC-Web, Connect  127.0.0.1:$AUTH_PORT     REST  http://127.0.0.1:$AUTH_REST_PORT/api/login
   person-spring  gRPC                     127.0.0.1:$PERSON_PORT      REST  http://127.0.0.1:$PERSON_REST_PORT/api/people
-  web proxy      Connect, gRPC-Web        127.0.0.1:$WEB_PROXY_PORT      to both services' gRPC, for pages from $page_origin
+  web proxy      Connect, gRPC-Web        127.0.0.1:$WEB_PROXY_PORT      to person-spring's gRPC, for pages from $page_origin
   web page       $page_origin/   log in, register, list people, see what is refused (in a browser)
   admin          $ADMIN_USERNAME / $password   (${SYSTEM_DIR#"$ROOT/"}/admin-password)
 

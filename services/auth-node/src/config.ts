@@ -32,10 +32,13 @@ export interface Limits {
   /** One REST request body: the JSON forms of the same messages. */
   restBodyBytes: number;
   /** Request headers of one call or HTTP request: room for the longest token the contract
-   * allows in "authorization: Bearer <token>", and the rest. */
+   * allows in "authorization: Bearer <token>", and the rest. HTTP/2: the header list as
+   * HTTP/2 counts it; HTTP/1.1 (the RPC port's and the REST port's): the request head. */
   headerListBytes: number;
   /** How long a request may take to arrive whole, at most (a shorter deadline of the call's
-   * own applies first): a client that never finishes sending does not hold a stream for ever. */
+   * own applies first): a client that never finishes sending does not hold a stream for ever.
+   * On HTTP/1.1 it bounds the head and the whole request (a slow-loris client gets 408), and
+   * a new connection's first bytes. */
   requestArrivalSeconds: number;
   /** Streams one client may have open at once on one HTTP/2 connection. */
   streamsPerConnection: number;
@@ -43,7 +46,8 @@ export interface Limits {
 
 export interface Config {
   host: string;
-  /** gRPC, gRPC-Web and Connect (HTTP/2 without TLS). 0 picks a free port. */
+  /** gRPC, gRPC-Web and Connect, over HTTP/2 without TLS (prior knowledge) and HTTP/1.1
+   * (Connect and gRPC-Web: browsers) on the one port. 0 picks a free port. */
   port: number;
   /** The REST/JSON twin and the JWKS document (HTTP/1.1). 0 picks a free port. */
   restPort: number;

@@ -1,10 +1,14 @@
-// The RPC port: gRPC, gRPC-Web and Connect on one cleartext HTTP/2 listener, served from
-// Node's core stream API. Each request stream passes the transport limits, then goes to the
-// unary gRPC path (grpc-unary.ts) when it is a binary gRPC call of a unary method, and to
-// connect-es's handler for its path otherwise (http2-universal.ts). Both run the same routes,
-// the same interceptors and the same limits.
+// The RPC port: gRPC, gRPC-Web and Connect on one cleartext listener (rpc-listener.ts), over
+// HTTP/2 served from Node's core stream API and over HTTP/1.1 (browsers). Each HTTP/2 request
+// stream passes the transport limits, then goes to the unary gRPC path (grpc-unary.ts) when it
+// is a binary gRPC call of a unary method, and to connect-es's handler for its path otherwise
+// (http2-universal.ts). An HTTP/1.1 request passes the same CORS policy and goes to the same
+// handler (http1-universal.ts); its limits are Node's HTTP/1.1 server's (server.ts). All run
+// the same routes, the same interceptors and the same message limit.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import {
+  Code,
   type ConnectRouter,
   createConnectRouter,
   createContextValues,
@@ -18,12 +22,14 @@ import { clientAddressKey } from "./context.js";
 import { corsPolicy, type CorsSettings } from "./cors.js";
 import { type GrpcUnaryOptions, isGrpcBinary, serveGrpcUnary, type UnaryMethod, type UnarySpec } from "./grpc-unary.js";
 import { unaryInvoker } from "./unary-invoke.js";
+import { serveHttp1 } from "./http1-universal.js";
 import { serveUniversal } from "./http2-universal.js";
 import type { Logger } from "./log.js";
 import { callRecordKey, type Protocol } from "./metrics.js";
-import { limitArrival, refuseOversizeHeaders } from "./transport-limits.js";
+import { limitArrival, limitArrivalHttp1, refuseOversizeHeaders } from "./transport-limits.js";
 
 export type StreamHandler = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, flags: number, rawHeaders: string[]) => void;
+export type Http1Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface RpcPortOptions {
   limits: Limits;
@@ -32,13 +38,27 @@ export interface RpcPortOptions {
   log: Logger;
   /** Off: every call through connect-es's own handlers (tests compare the two). */
   grpcUnaryPath?: boolean;
+  /** Aborted when the server starts to drain: HTTP/1.1 answers then close their connection. */
+  drainSignal?: AbortSignal;
+}
+
+export interface RpcPort {
+  /** HTTP/2 request streams. */
+  stream: StreamHandler;
+  /** HTTP/1.1 requests. */
+  http1: Http1Handler;
 }
 
 /** connect-es's default: smaller answers are not worth compressing. */
 const COMPRESS_MIN_BYTES = 1024;
 
 export function rpcStreamHandler(app: App, options: RpcPortOptions): StreamHandler {
+  return rpcPort(app, options).stream;
+}
+
+export function rpcPort(app: App, options: RpcPortOptions): RpcPort {
   const { limits, log } = options;
+  const draining = options.drainSignal ?? new AbortController().signal;
   const acceptCompression = [compressionGzip, compressionBrotli];
   const router = createConnectRouter({
     interceptors: app.interceptors,
@@ -64,7 +84,7 @@ export function rpcStreamHandler(app: App, options: RpcPortOptions): StreamHandl
   const fast = options.grpcUnaryPath ?? true;
   const cors = corsPolicy(options.cors);
 
-  return (stream, headers, _flags, rawHeaders) => {
+  const stream: StreamHandler = (stream, headers, _flags, rawHeaders) => {
     // A client's reset surfaces as "close" (with its code), which the paths handle; an
     // "error" without a listener would take the process down.
     stream.on("error", ignore);
@@ -91,6 +111,44 @@ export function rpcStreamHandler(app: App, options: RpcPortOptions): StreamHandl
     if (direct) return serveGrpcUnary(spec, stream, headers, values, grpcUnary, extra);
     serveUniversal(handler, stream, headers, values, log, app.metrics, extra);
   };
+
+  const http1: Http1Handler = (req, res) => {
+    // The CORS policy and the protocol reading take HTTP/2's form of the request line.
+    const headers: IncomingHttpHeaders = { ...req.headers, ":method": req.method ?? "" };
+    limitArrivalHttp1(req, headers, limits);
+    const url = req.url ?? "";
+    const query = url.indexOf("?");
+    const pathname = query < 0 ? url : url.slice(0, query);
+    const handler = handlers.get(pathname);
+    const crossOrigin = cors(headers);
+    if (crossOrigin.kind === "refuse") {
+      log.debug("cross-origin request refused", { origin: headers.origin, path: pathname, reason: crossOrigin.reason });
+      return void res.writeHead(403).end();
+    }
+    if (!handler) return void res.writeHead(404).end();
+    if (crossOrigin.kind === "preflight") return void res.writeHead(204, crossOrigin.headers).end();
+    const extra = crossOrigin.kind === "allow" ? crossOrigin.headers : undefined;
+    const protocol = protocolOf(headers);
+    const record = app.metrics.start(handler.service.typeName, handler.method.name, protocol);
+    if (protocol === "grpc") {
+      // gRPC ends every call with HTTP/2 trailers, which HTTP/1.1 cannot be relied on to carry
+      // (connect-es would answer, and the status would be lost): refused before it runs.
+      app.metrics.finish(record, Code.Unimplemented);
+      return void res.writeHead(505, {
+        ...extra,
+        "content-type": headers["content-type"],
+        "grpc-status": String(Code.Unimplemented),
+        "grpc-message": encodeURIComponent("gRPC needs HTTP/2; this port serves Connect and gRPC-Web over HTTP/1.1"),
+        connection: "close",
+      }).end();
+    }
+    const values = createContextValues()
+      .set(clientAddressKey, req.socket.remoteAddress ?? "unknown")
+      .set(callRecordKey, record);
+    serveHttp1(handler, req, res, values, log, app.metrics, extra, draining);
+  };
+
+  return { stream, http1 };
 }
 
 /** A router that registers with connect-es's and keeps each unary method's implementation. */

@@ -1,14 +1,18 @@
-// Start-up: the RPC port (gRPC, gRPC-Web and Connect over cleartext HTTP/2) and the REST
-// port (HTTP/1.1), both on the same App, and the graceful shutdown of both.
+// Start-up: the RPC port (gRPC, gRPC-Web and Connect over cleartext HTTP/2, Connect and
+// gRPC-Web over HTTP/1.1, on one listener) and the REST port (HTTP/1.1), both on the same App,
+// and the graceful shutdown of both.
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { type App, createApp } from "./app.js";
 import type { Config } from "./config.js";
 import type { Logger } from "./log.js";
 import { metricsServer } from "./metrics-server.js";
 import { restHandler } from "./rest.js";
-import { rpcStreamHandler } from "./rpc-port.js";
+import { shareListener } from "./rpc-listener.js";
+import { rpcPort } from "./rpc-port.js";
+import { http1Limits } from "./transport-limits.js";
 
 export interface RunningServer {
   port: number;
@@ -28,39 +32,36 @@ export interface ServerOptions {
 export async function startServer(config: Config, log: Logger, options: ServerOptions = {}): Promise<RunningServer> {
   const app = await createApp(config, log);
   const shutdown = new AbortController();
-  // The header list a client may send: advertised in SETTINGS, enforced by rpc-port.ts; the
-  // streams a client may open at once on one connection. No request listener: the core
-  // stream API only, without the request/response compatibility layer.
-  const rpc = createHttp2Server({
-    settings: { maxHeaderListSize: config.limits.headerListBytes, maxConcurrentStreams: config.limits.streamsPerConnection },
-  });
-  rpc.on("stream", rpcStreamHandler(app, {
+  const draining = new AbortController();
+  const handlers = rpcPort(app, {
     limits: config.limits,
     cors: config.cors,
     shutdownSignal: shutdown.signal,
+    drainSignal: draining.signal,
     log,
     grpcUnaryPath: options.grpcUnaryPath,
-  }));
+  });
+  // The header list a client may send: advertised in SETTINGS, enforced by rpc-port.ts; the
+  // streams a client may open at once on one connection. No request listener: the core
+  // stream API only, without the request/response compatibility layer. It does not listen:
+  // the RPC port's HTTP/1.1 server hands it the connections that open with HTTP/2's preface.
+  const rpc2 = createHttp2Server({
+    settings: { maxHeaderListSize: config.limits.headerListBytes, maxConcurrentStreams: config.limits.streamsPerConnection },
+  });
+  rpc2.on("stream", handlers.stream);
   const sessions = new Set<ServerHttp2Session>();
-  rpc.on("session", (session) => {
+  rpc2.on("session", (session) => {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
   });
+  const rpc = createHttpServer(http1Limits(config.limits), handlers.http1);
+  shareListener(rpc, rpc2, config.limits.requestArrivalSeconds * 1000);
+  rpc.on("clientError", answerClientError(config.limits.headerListBytes));
   const rest = createHttpServer(
     { maxHeaderSize: config.limits.headerListBytes },
     restHandler(app, config.limits.restBodyBytes, log.child({ port: "rest" })),
   );
-  // A request Node's HTTP parser refuses (an invalid header character, headers over the
-  // limit) gets the twin's JSON error too, not a bare 400.
-  rest.on("clientError", (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return socket.destroy();
-    const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
-    const body = JSON.stringify(tooLarge
-      ? { code: "resource_exhausted", message: `request headers are larger than ${config.limits.headerListBytes} bytes` }
-      : { code: "invalid_argument", message: "the request is not valid HTTP/1.1" });
-    socket.end(`HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\n`
-      + `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-  });
+  rest.on("clientError", answerClientError(config.limits.headerListBytes));
 
   const metrics = app.metrics.registry ? metricsServer(app.metrics.registry, log) : undefined;
 
@@ -84,10 +85,13 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   const close = async () => {
     log.info("shutting down", { graceMs: config.shutdownGraceMs });
     app.health.shutDown();
+    draining.abort();
+    // The RPC port's close waits for every connection it accepted, HTTP/2 ones too.
     const rpcClosed = new Promise<void>((resolve) => rpc.close(() => resolve()));
     const restClosed = new Promise<void>((resolve) => rest.close(() => resolve()));
     // GOAWAY: clients stop opening streams on these connections; open streams finish.
     for (const session of sessions) session.close();
+    rpc.closeIdleConnections();
     rest.closeIdleConnections();
     let timer: NodeJS.Timeout | undefined;
     const graceOver = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), config.shutdownGraceMs)));
@@ -97,6 +101,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
       log.warn("grace period over; cancelling the calls still running");
       shutdown.abort();
       for (const session of sessions) session.destroy();
+      rpc.closeAllConnections();
       rest.closeAllConnections();
       await Promise.all([rpcClosed, restClosed]);
     }
@@ -109,6 +114,26 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     log.info("shut down");
   };
   return { port, restPort, metricsPort, app, close: () => (closing ??= close()) };
+}
+
+/**
+ * A request Node's HTTP/1.1 parser refuses (an invalid header character, headers over the
+ * limit) gets the Connect protocol's JSON error (the REST twin's shape too), not a bare 400.
+ */
+function answerClientError(headerLimit: number): (err: NodeJS.ErrnoException, socket: Duplex) => void {
+  return (err, socket) => {
+    if (!socket.writable) return void socket.destroy();
+    const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
+    // Node's own answers where it has one: 408 to a request that did not arrive in time.
+    if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+      return void socket.end("HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+    }
+    const body = JSON.stringify(tooLarge
+      ? { code: "resource_exhausted", message: `request headers are larger than ${headerLimit} bytes` }
+      : { code: "invalid_argument", message: "the request is not valid HTTP/1.1" });
+    socket.end(`HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\n`
+      + `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  };
 }
 
 function listen(server: Http2Server | HttpServer, port: number, host: string): Promise<void> {

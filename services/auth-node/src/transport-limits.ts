@@ -7,6 +7,7 @@
 //     without looking at the call's deadline, so a client that never half-closes held the
 //     stream for ever. The stream is reset (RST_STREAM CANCEL, as grpc-java does at a deadline)
 //     once the client's deadline or the server's own limit passes with the request incomplete.
+import type { IncomingMessage, ServerOptions } from "node:http";
 import { constants, type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
 import type { Limits } from "./config.js";
 
@@ -36,6 +37,41 @@ export function limitArrival(stream: ServerHttp2Stream, headers: IncomingHttpHea
   const done = () => clearTimeout(timer);
   stream.once("end", done);
   stream.once("close", done);
+}
+
+/**
+ * The same limits on the RPC port's HTTP/1.1 side, where Node's HTTP/1.1 server enforces
+ * them: the request head (request line and headers) within the header limit (431 beyond it),
+ * and the whole request, head and body, within the arrival limit (408, then the connection
+ * closes). Node looks at those timeouts every connectionsCheckingInterval (30 s by default,
+ * which would triple a 10 s limit): once a second, and more often for shorter limits. The
+ * message limit is connect-es's, as on HTTP/2; an HTTP/1.1 connection carries one request
+ * at a time, so there is no count of streams to limit.
+ */
+export function http1Limits(limits: Limits): ServerOptions {
+  const arrivalMs = limits.requestArrivalSeconds * 1000;
+  return {
+    maxHeaderSize: limits.headerListBytes,
+    headersTimeout: arrivalMs,
+    requestTimeout: arrivalMs,
+    connectionsCheckingInterval: Math.min(1000, arrivalMs / 4),
+  };
+}
+
+/**
+ * HTTP/1.1's form of limitArrival for the call's own deadline: the server's limit is Node's
+ * requestTimeout (server.ts); a request still arriving at the deadline closes its connection,
+ * which is all HTTP/1.1 has to end one request.
+ */
+export function limitArrivalHttp1(req: IncomingMessage, headers: IncomingHttpHeaders, limits: Limits): void {
+  const ms = clientTimeoutMs(headers);
+  if (ms === undefined || ms >= limits.requestArrivalSeconds * 1000 || req.complete) return;
+  const timer = setTimeout(() => {
+    if (!req.complete) req.socket.destroy();
+  }, ms);
+  const done = () => clearTimeout(timer);
+  req.once("end", done);
+  req.once("close", done);
 }
 
 function headerListSize(raw: string[]): number {

@@ -30,15 +30,15 @@ public record Config(Map<String, Server> servers, Map<String, Client> clients, L
 
   /**
    * A server; webProxy, when set, is the image that translates the protocols a browser speaks
-   * into the server's own (webProtocols), for browser clients only. noBrowser, when set, says
-   * why no page can call the server itself: browser clients then reach it only through its web
-   * proxy, and the harness checks on every run that this still holds (NoBrowser).
+   * into the server's own (webProtocols), for browser clients only. A server without one is
+   * called by pages directly, and the harness checks on every run that a page's HTTP/1.1
+   * preflight reaches it (BrowserReach).
    */
   record Server(
       String name, String image, List<String> protocols, List<String> capabilities, String webProxy,
-      List<String> webProtocols, String noBrowser) {
+      List<String> webProtocols) {
     Server(String name, String image, List<String> protocols, List<String> capabilities) {
-      this(name, image, protocols, capabilities, null, List.of(), null);
+      this(name, image, protocols, capabilities, null, List.of());
     }
   }
 
@@ -72,7 +72,7 @@ public record Config(Map<String, Server> servers, Map<String, Client> clients, L
         .forEach(
             (name, value) -> {
               Map<String, Object> s = map(value, "servers." + name);
-              keys(s, "servers." + name, "image", "protocols", "capabilities", "web-proxy", "no-browser");
+              keys(s, "servers." + name, "image", "protocols", "capabilities", "web-proxy");
               String webProxy = null;
               List<String> webProtocols = List.of();
               if (s.containsKey("web-proxy")) {
@@ -89,8 +89,7 @@ public record Config(Map<String, Server> servers, Map<String, Client> clients, L
                       protocols(s.get("protocols"), name),
                       capabilities(s.get("capabilities"), name),
                       webProxy,
-                      webProtocols,
-                      s.containsKey("no-browser") ? string(s.get("no-browser"), name + ".no-browser") : null));
+                      webProtocols));
             });
 
     Map<String, Client> clients = new LinkedHashMap<>();
@@ -142,7 +141,7 @@ public record Config(Map<String, Server> servers, Map<String, Client> clients, L
    * client also those the server's web proxy translates.
    */
   List<String> protocolsOf(Client client, Server server) {
-    List<String> out = new ArrayList<>(client.browser() && server.noBrowser() != null ? List.of() : server.protocols());
+    List<String> out = new ArrayList<>(server.protocols());
     if (client.browser()) {
       server.webProtocols().stream().filter(p -> !out.contains(p)).forEach(out::add);
     }

@@ -88,7 +88,7 @@ public final class Main {
         }
       }
       reproduceExpectedFailures(cases, expected, runs, library, sessions, rows);
-      cases.addAll(NoBrowser.check(config, topology));
+      cases.addAll(BrowserReach.check(config, topology));
       AuthOutageFault outage = null;
       if (!onlyReleased && config.faults().contains(AuthOutageFault.FAULT)) {
         log("fault: stopping auth-node while person-spring is under calls");

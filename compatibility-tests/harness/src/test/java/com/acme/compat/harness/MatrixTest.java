@@ -114,17 +114,21 @@ class MatrixTest {
 
 
   @Test
-  void aServerNoPageCanCallIsReachedByBrowsersOnlyThroughItsProxy(@TempDir Path dir) throws IOException {
+  void aBrowserClientCallsAServerWithoutAWebProxyDirectly(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("features.yaml");
     Files.writeString(file, "servers:\n"
         + "  a:\n    image: i\n    protocols: [grpc, grpc-web, connect]\n    capabilities: [unary]\n"
-        + "    no-browser: cleartext HTTP/2 only\n    web-proxy: {image: w, protocols: [connect]}\n"
         + "clients:\n  b:\n    dir: b\n    browser: true\n    protocols: [grpc-web, connect]\n    capabilities: [unary]\n"
         + "  t:\n    dir: t\n    protocols: [grpc, connect]\n    capabilities: [unary]\n");
     Config config = Config.load(file);
     Config.Server a = config.servers().get("a");
-    assertEquals(List.of("connect"), config.protocolsOf(config.clients().get("b"), a));
-    // A client that is no browser calls the server itself.
+    assertEquals(null, a.webProxy());
+    // What the server itself speaks that a page can: both web protocols, never gRPC.
+    assertEquals(List.of("grpc-web", "connect"), config.protocolsOf(config.clients().get("b"), a));
     assertEquals(List.of("grpc", "connect"), config.protocolsOf(config.clients().get("t"), a));
+    // The declaration that a server is out of a page's reach is gone: an old features.yaml fails loudly.
+    Files.writeString(file, Files.readString(file).replace("    capabilities: [unary]\nclients:", "    capabilities: [unary]\n    no-browser: h2c only\nclients:"));
+    assertThrows(IllegalArgumentException.class, () -> Config.load(file));
   }
+
 }

@@ -10,22 +10,22 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A server that features.yaml says no page can call itself ("no-browser") must still be out of
- * a page's reach: the harness asks it, as Chromium would — HTTP/1.1, the page's origin, a
- * preflight for a Connect call — and once it answers with the page's origin, the declaration
- * is stale and fails the run, like an expected failure that passes. The browser's column for
- * that server must then run against it directly.
+ * A server that browser clients call directly (no web proxy in features.yaml) must answer a
+ * page the way Chromium asks over http://: HTTP/1.1, the page's origin, a preflight for a
+ * Connect call. The browser's own cases against it would fail too if it did not, but with a
+ * browser's opaque network error; this case names the cause (the server's port no longer
+ * answering HTTP/1.1, or its CORS no longer allowing the page).
  */
-final class NoBrowser {
-  private NoBrowser() {}
+final class BrowserReach {
+  private BrowserReach() {}
 
   static List<Case> check(Config config, Topology topology) {
     List<Case> cases = new ArrayList<>();
-    if (config.clients().values().stream().noneMatch(Config.Client::browser)) {
-      return cases;
-    }
+    List<Config.Client> browsers = config.clients().values().stream().filter(Config.Client::browser).toList();
     for (Config.Server server : config.servers().values()) {
-      if (server.noBrowser() == null) {
+      boolean direct = server.webProxy() == null
+          && browsers.stream().anyMatch(b -> !config.protocolsOf(b, server).isEmpty());
+      if (!direct) {
         continue;
       }
       String target = server.name().equals("auth-node") ? topology.authTarget() : topology.personTarget();
@@ -34,15 +34,15 @@ final class NoBrowser {
       try {
         answer = preflight(target, service, topology.pageOrigin());
       } catch (IOException e) {
-        answer = "";
+        answer = "no answer: " + e;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        answer = "";
+        answer = "interrupted";
       }
-      boolean stillOutOfReach = !answer.equals(topology.pageOrigin());
-      cases.add(new Case("browser", server.name(), "direct", "no-browser-still-holds", stillOutOfReach,
-          stillOutOfReach ? "" : "features.yaml says no page can call " + server.name() + " (" + server.noBrowser()
-              + "), but it answers the page's preflight now: remove no-browser and its web-proxy, so the browser calls it directly", 0));
+      boolean reached = answer.equals(topology.pageOrigin());
+      cases.add(new Case("browser", server.name(), "direct", "page-preflight-over-http1", reached,
+          reached ? "" : server.name() + " is called by pages directly (features.yaml gives it no web-proxy), but a page's"
+              + " HTTP/1.1 preflight from " + topology.pageOrigin() + " got Access-Control-Allow-Origin \"" + answer + "\"", 0));
     }
     return cases;
   }

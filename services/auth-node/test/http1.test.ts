@@ -1,0 +1,187 @@
+// The RPC port over HTTP/1.1, as a browser on http:// reaches it, through the real server:
+// Connect and gRPC-Web with the real generated clients, a page's CORS preflight, gRPC (which
+// needs HTTP/2) refused at once, HTTP/2 with prior knowledge on the same port still served,
+// and the HTTP/1.1 side of the limits and the graceful shutdown.
+import assert from "node:assert/strict";
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { connect as netConnect } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { Code, createClient } from "@connectrpc/connect";
+import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
+import { AuthService } from "@acme/contracts/acme/auth/v1/auth_service_pb";
+import { ADMIN, rejects, type Started, startTestServer } from "./support.js";
+
+const APP = "https://app.example.com";
+const LOGIN = "/acme.auth.v1.AuthService/Login";
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** One HTTP/1.1 request with node:http (the agent decides whether the connection stays open). */
+function http1(port: number, method: string, path: string, headers: Record<string, string>, body?: Buffer | string, agent?: Agent): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, method, path, headers, agent: agent ?? false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** Writes these bytes on a raw connection and returns all it answers before it is closed, and when. */
+function raw(port: number, bytes: string): Promise<{ text: string; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = netConnect(port, "127.0.0.1", () => socket.write(bytes));
+    let text = "";
+    socket.on("data", (d) => (text += d.toString()));
+    socket.on("error", reject);
+    socket.on("close", () => resolve({ text, ms: Date.now() - started }));
+  });
+}
+
+const http1Transports = (port: number) => ({
+  connect: createConnectTransport({ baseUrl: `http://127.0.0.1:${port}`, httpVersion: "1.1" }),
+  "grpc-web": createGrpcWebTransport({ baseUrl: `http://127.0.0.1:${port}`, httpVersion: "1.1" }),
+});
+
+describe("the RPC port over HTTP/1.1", () => {
+  let s: Started;
+  before(async () => {
+    s = await startTestServer({ cors: { allowedOrigins: [APP], allowCredentials: false, maxAgeSeconds: 600 } });
+  });
+  after(async () => {
+    await s.close();
+  });
+
+  for (const protocol of ["connect", "grpc-web"] as const) {
+    it(`serves ${protocol} to the generated client over HTTP/1.1, errors with their codes`, async () => {
+      const client = createClient(AuthService, http1Transports(s.server.port)[protocol]);
+      const { token } = await client.login(ADMIN);
+      const valid = await client.validateToken({ token });
+      assert.equal(valid.subject, ADMIN.username);
+      await rejects(client.validateToken({ token: "not-a-token" }), Code.Unauthenticated);
+      await rejects(client.listUsers({}), Code.Unauthenticated);
+    });
+  }
+
+  it("serves a plain HTTP/1.1 Connect call (what fetch sends), with the contracts version", async () => {
+    const res = await fetch(`http://127.0.0.1:${s.server.port}${LOGIN}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "connect-protocol-version": "1" },
+      body: JSON.stringify(ADMIN),
+    });
+    assert.equal(res.status, 200);
+    assert.ok(((await res.json()) as { token?: string }).token);
+    assert.ok(res.headers.get("acme-contracts-version"));
+  });
+
+  it("answers a page's CORS preflight and call over HTTP/1.1, and refuses another origin", async () => {
+    const preflight = await http1(s.server.port, "OPTIONS", LOGIN, {
+      origin: APP,
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "content-type,connect-protocol-version",
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers["access-control-allow-origin"], APP);
+    assert.equal(preflight.headers["access-control-max-age"], "600");
+    const call = await http1(s.server.port, "POST", LOGIN,
+      { origin: APP, "content-type": "application/json", "connect-protocol-version": "1" }, JSON.stringify(ADMIN));
+    assert.equal(call.status, 200);
+    assert.equal(call.headers["access-control-allow-origin"], APP);
+    assert.match(String(call.headers["access-control-expose-headers"]), /grpc-status/);
+    const other = await http1(s.server.port, "POST", LOGIN,
+      { origin: "https://evil.example.com", "content-type": "application/json", "connect-protocol-version": "1" }, JSON.stringify(ADMIN));
+    assert.equal(other.status, 403);
+    assert.equal(other.headers["access-control-allow-origin"], undefined);
+  });
+
+  it("still serves gRPC over HTTP/2 with prior knowledge on the same port", async () => {
+    const client = createClient(AuthService, s.clients.transport("grpc"));
+    const { token } = await client.login(ADMIN);
+    assert.equal((await client.validateToken({ token })).subject, ADMIN.username);
+  });
+
+  it("refuses gRPC over HTTP/1.1 at once: it needs HTTP/2's trailers", async () => {
+    const answer = await http1(s.server.port, "POST", LOGIN, { "content-type": "application/grpc", te: "trailers" }, Buffer.alloc(5));
+    assert.equal(answer.status, 505);
+    assert.equal(answer.headers["grpc-status"], String(Code.Unimplemented));
+    assert.match(decodeURIComponent(String(answer.headers["grpc-message"])), /HTTP\/2/);
+  });
+
+  it("refuses headers over the limit with 431 and the Connect error", async () => {
+    const answer = await http1(s.server.port, "POST", LOGIN,
+      { "content-type": "application/json", "connect-protocol-version": "1", "x-padding": "p".repeat(20_000) }, "{}");
+    assert.equal(answer.status, 431);
+    assert.equal((JSON.parse(answer.body.toString()) as { code: string }).code, "resource_exhausted");
+  });
+
+  it("refuses a message over the limit with RESOURCE_EXHAUSTED", async () => {
+    const answer = await http1(s.server.port, "POST", "/acme.auth.v1.AuthService/ValidateToken",
+      { "content-type": "application/json", "connect-protocol-version": "1" }, JSON.stringify({ token: "t".repeat(70 * 1024) }));
+    assert.equal((JSON.parse(answer.body.toString()) as { code: string }).code, "resource_exhausted");
+  });
+});
+
+describe("the RPC port's HTTP/1.1 limits and shutdown", () => {
+  it("cuts a client that sends its request too slowly (slow loris), headers or body", async () => {
+    const s = await startTestServer({ limits: { ...(await import("../src/config.js")).loadConfig({}).limits, requestArrivalSeconds: 1 } });
+    try {
+      const [headers, body] = await Promise.all([
+        raw(s.server.port, `POST ${LOGIN} HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n`),
+        raw(s.server.port, `POST ${LOGIN} HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\nconnect-protocol-version: 1\r\ncontent-length: 100\r\n\r\n{"user`),
+      ]);
+      for (const cut of [headers, body]) {
+        assert.match(cut.text, /^HTTP\/1\.1 408 /, cut.text);
+        assert.ok(cut.ms < 5000, `cut after ${cut.ms} ms`);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("closes HTTP/1.1 keep-alive connections on shutdown: idle ones at once, busy ones after their answer", async () => {
+    // A slow hash keeps the login in flight while the server starts to shut down.
+    const s = await startTestServer({ scryptLogN: 17, shutdownGraceMs: 30_000 });
+    const agent = new Agent({ keepAlive: true, maxSockets: 2 });
+    try {
+      const headers = { "content-type": "application/json", "connect-protocol-version": "1" };
+      // Two connections kept open: one idle, one that carries a call when the shutdown starts.
+      await Promise.all([
+        http1(s.server.port, "POST", LOGIN, headers, JSON.stringify(ADMIN), agent),
+        http1(s.server.port, "POST", LOGIN, headers, JSON.stringify(ADMIN), agent),
+      ]);
+      const sockets = Object.values(agent.freeSockets).flat();
+      assert.equal(sockets.length, 2, "both connections kept alive");
+      const closed = sockets.map((socket) => new Promise<void>((resolve) => socket!.once("close", () => resolve())));
+      const metrics = s.server.app.metrics;
+      const start = metrics.start.bind(metrics);
+      const taken = new Promise<void>((resolve) => {
+        metrics.start = (...args) => {
+          metrics.start = start;
+          resolve();
+          return start(...args);
+        };
+      });
+      const inFlight = http1(s.server.port, "POST", LOGIN, headers, JSON.stringify(ADMIN), agent);
+      await taken;
+      const began = Date.now();
+      const closing = s.server.close();
+      const answer = await inFlight;
+      assert.equal(answer.status, 200, "the call in flight was answered");
+      assert.equal(answer.headers.connection, "close");
+      await closing;
+      await Promise.all(closed);
+      assert.ok(Date.now() - began < 10_000, `shutdown took ${Date.now() - began} ms of a 30 s grace`);
+    } finally {
+      agent.destroy();
+      await s.close();
+    }
+  });
+});
