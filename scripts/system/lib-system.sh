@@ -6,7 +6,7 @@ SYSTEM_NAME="${SYSTEM_NAME:-acme-system}"
 # Host ports, each configurable: what a newcomer's grpcurl and curl talk to.
 AUTH_PORT="${AUTH_PORT:-50051}"
 AUTH_REST_PORT="${AUTH_REST_PORT:-8081}"
-# auth-node's /metrics: a port of its own, on the host only when the services run as processes.
+# auth-node's /metrics: a port of its own (person-spring's are on its REST port).
 AUTH_METRICS_PORT="${AUTH_METRICS_PORT:-9464}"
 PERSON_PORT="${PERSON_PORT:-9090}"
 PERSON_REST_PORT="${PERSON_REST_PORT:-8080}"

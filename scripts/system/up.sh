@@ -45,7 +45,7 @@ case "$runtime" in
     docker network create "$SYSTEM_NAME" >/dev/null
     docker run -d --name "$SYSTEM_NAME-auth" --network "$SYSTEM_NAME" --network-alias auth-node \
       --memory "$AUTH_NODE_MEMORY" -v "$SYSTEM_DIR/auth-data:/data" \
-      -p "127.0.0.1:$AUTH_PORT:50051" -p "127.0.0.1:$AUTH_REST_PORT:8081" \
+      -p "127.0.0.1:$AUTH_PORT:50051" -p "127.0.0.1:$AUTH_REST_PORT:8081" -p "127.0.0.1:$AUTH_METRICS_PORT:9464" \
       -e AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" -e AUTH_ADMIN_PASSWORD="$password" -e AUTH_CORS_ALLOWED_ORIGINS="$page_origin" \
       $(for s in ${SYSTEM_AUTH_ENV:-}; do echo "-e $s"; done) "$AUTH_NODE_IMAGE" >/dev/null
     # AUTH_ADDRESS is the image's default: auth-node:50051, the alias above.
@@ -100,6 +100,8 @@ The system is up ($runtime), its data in ${SYSTEM_DIR#"$ROOT/"}/ (kept by 'make 
   person-spring  gRPC                     127.0.0.1:$PERSON_PORT      REST  http://127.0.0.1:$PERSON_REST_PORT/api/people
   web proxy      Connect, gRPC-Web        127.0.0.1:$WEB_PROXY_PORT      to person-spring's gRPC, for pages from $page_origin
   web page       $page_origin/   log in, register, list people, see what is refused (in a browser)
+  metrics        auth-node http://127.0.0.1:$AUTH_METRICS_PORT/metrics   person-spring http://127.0.0.1:$PERSON_REST_PORT/actuator/prometheus
+                 (a Grafana dashboard of both: deploy/grafana/acme-services.json)
   admin          $ADMIN_USERNAME / $password   (${SYSTEM_DIR#"$ROOT/"}/admin-password)
 
 Try:

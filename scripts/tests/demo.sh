@@ -14,6 +14,9 @@ source "$ROOT/scripts/system/lib-system.sh"
 
 "$ROOT/scripts/system/up.sh"
 "$ROOT/scripts/system/demo.sh" | tee "$SYSTEM_DIR/demo.log"
+log "the dashboard names only metrics the running services export"
+python3 "$ROOT/deploy/grafana/check_dashboard.py" "$ROOT/deploy/grafana/acme-services.json" \
+  auth_job="http://127.0.0.1:$AUTH_METRICS_PORT/metrics" person_job="http://127.0.0.1:$PERSON_REST_PORT/actuator/prometheus"
 "$ROOT/scripts/system/down.sh"
 "$ROOT/scripts/system/up.sh" >/dev/null
 

@@ -17,7 +17,7 @@ import java.util.Map;
  * real JWT, counted on the wire by WireCounter, first call and steady state (the median of
  * the calls after the first). person-spring's GetPerson over the REST twin (HTTP/1.1) and gRPC
  * (HTTP/2, HPACK); auth-node's ListUsers over gRPC and Connect from the TypeScript SDK's Connect for Node client
- * (benchmarks/node/calls.mjs), both on HTTP/2: auth-node's RPC port speaks HTTP/2 only.
+ * (benchmarks/node/calls.mjs), both on HTTP/2 (the port also speaks HTTP/1.1 for browsers; these clients use HTTP/2).
  */
 final class HeaderBytes {
   private final Services services;
