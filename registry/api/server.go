@@ -1,0 +1,112 @@
+// Package api serves the registry over Confluent Schema Registry's REST API: routes, the
+// JSON bodies and the error answers ({"error_code": N, "message": "…"}). It knows nothing of
+// schemas; the service package does the work.
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log"
+	"net/http"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/acme/contracts/registry/service"
+)
+
+// Server is the HTTP face of a registry.
+type Server struct {
+	Registry *service.Registry
+}
+
+// Handler routes every endpoint.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /subjects", s.listSubjects)
+	mux.HandleFunc("POST /subjects/{subject}", s.lookUp)
+	mux.HandleFunc("GET /subjects/{subject}/versions", s.listVersions)
+	mux.HandleFunc("POST /subjects/{subject}/versions", s.register)
+	mux.HandleFunc("GET /subjects/{subject}/versions/{version}", s.getVersion)
+	mux.HandleFunc("GET /subjects/{subject}/versions/{version}/schema", s.getVersionSchema)
+	mux.HandleFunc("GET /schemas/ids/{id}", s.getSchema)
+	mux.HandleFunc("GET /schemas/types", s.schemaTypes)
+	mux.HandleFunc("POST /compatibility/subjects/{subject}/versions", s.compatibility)
+	mux.HandleFunc("POST /compatibility/subjects/{subject}/versions/{version}", s.compatibility)
+	mux.HandleFunc("GET /config", s.getConfig)
+	mux.HandleFunc("PUT /config", s.putConfig)
+	mux.HandleFunc("GET /config/{subject}", s.getConfig)
+	mux.HandleFunc("PUT /config/{subject}", s.putConfig)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, &service.Error{Code: 404, Message: "HTTP 404 Not Found"})
+	})
+	return guard(mux)
+}
+
+// guard bounds every body and turns a panic into a logged 500 (a bug, never an answer to
+// input), and answers 405 as JSON.
+func guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+		defer func() {
+			if p := recover(); p != nil {
+				log.Printf("panic serving %s %s: %v", r.Method, r.URL.Path, p)
+				writeError(w, &service.Error{Code: 50001, Message: "Error in the backend data store"})
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// subject reads and checks the subject of a route.
+func subject(r *http.Request) (string, *service.Error) {
+	name := r.PathValue("subject")
+	if r.Pattern == "GET /config" || r.Pattern == "PUT /config" {
+		return "", nil
+	}
+	if name == "" || len(name) > MaxSubjectBytes || !utf8.ValidString(name) ||
+		strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		return "", &service.Error{Code: service.CodeUnprocessable,
+			Message: "Invalid subject: a subject is 1 to 255 bytes of UTF-8 without control characters"}
+	}
+	return name, nil
+}
+
+// readBody decodes a JSON body into v; the answer for a body that is not one is 422 (413 when
+// it is too large).
+func readBody(r *http.Request, v any) *service.Error {
+	dec := json.NewDecoder(r.Body)
+	if err := dec.Decode(v); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return &service.Error{Code: service.CodeTooLarge, Message: "Request body larger than the limit of 1 MiB"}
+		}
+		return &service.Error{Code: service.CodeUnprocessable, Message: "Unrecognized or malformed JSON body: " + err.Error()}
+	}
+	if dec.More() {
+		return &service.Error{Code: service.CodeUnprocessable, Message: "Unrecognized JSON body: more than one value"}
+	}
+	return nil
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/vnd.schemaregistry.v1+json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeError answers an error: a service.Error with its code, anything else as a logged 500
+// without its details (a fault of the registry, not of the request).
+func writeError(w http.ResponseWriter, err error) {
+	var e *service.Error
+	if !errors.As(err, &e) {
+		if errors.Is(err, context.DeadlineExceeded) {
+			e = &service.Error{Code: 50002, Message: "Operation timed out"}
+		} else {
+			log.Printf("error: %v", err)
+			e = &service.Error{Code: 50001, Message: "Error in the backend data store"}
+		}
+	}
+	writeJSON(w, e.Status(), map[string]any{"error_code": e.Code, "message": e.Message})
+}
