@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# tests/schema-registry.sh — `make test-schema-registry` (part of make test): the schema
+# registry (registry/, Go). Its own Go tests (vet and format first), then Confluent's Python
+# client (confluent-kafka's SchemaRegistryClient and protobuf serde, pinned in
+# registry/tests/requirements.txt) against the real registry process, which each test starts
+# on a free port with its own database, judging with the contracts' buf.yaml and the gate's
+# check plugin.
+source "$(dirname "$0")/../lib.sh"
+cd "$ROOT/registry"
+unformatted="$(gofmt -l .)"
+[[ -z "$unformatted" ]] || die "gofmt would change: $unformatted"
+go vet ./...
+go test -count=1 ./...
+go build -trimpath -o "$BIN/acme-registry" ./cmd/registry
+
+requirements="$ROOT/registry/tests/requirements.txt"
+grep -qx "confluent-kafka==$CONFLUENT_KAFKA_VERSION" "$requirements" \
+  || die "$requirements must pin confluent-kafka==$CONFLUENT_KAFKA_VERSION (versions.env)"
+venv="$TOOLS/schema-registry/venv"
+sdk_venv "$venv" "$requirements"
+
+log "Confluent's Python client against the registry"
+cd "$ROOT/registry/tests"
+REPO_ROOT="$ROOT" REGISTRY_BIN="$BIN/acme-registry" REGISTRY_BUF_CONFIG="$ROOT/buf.yaml" \
+  "$venv/bin/python" -m unittest -v test_confluent_client
