@@ -9,6 +9,8 @@ import (
 	"errors"
 	"log"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -38,15 +40,23 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("PUT /config", s.putConfig)
 	mux.HandleFunc("GET /config/{subject}", s.getConfig)
 	mux.HandleFunc("PUT /config/{subject}", s.putConfig)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, &service.Error{Code: 404, Message: "HTTP 404 Not Found"})
-	})
 	return guard(mux)
 }
 
-// guard bounds every body and turns a panic into a logged 500 (a bug, never an answer to
-// input), and answers 405 as JSON.
-func guard(next http.Handler) http.Handler {
+// unrouted answers a request no route takes as JSON, with the status the mux chose (404, or
+// 405 with Allow when the path exists for other methods), as Confluent's clients read errors.
+func unrouted(w http.ResponseWriter, r *http.Request, h http.Handler) {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, r)
+	if allow := rec.Header().Get("Allow"); allow != "" {
+		w.Header().Set("Allow", allow)
+	}
+	writeError(w, &service.Error{Code: rec.Code, Message: "HTTP " + strconv.Itoa(rec.Code) + " " + http.StatusText(rec.Code)})
+}
+
+// guard bounds every body, turns a panic into a logged 500 (a bug, never an answer to input),
+// and answers what no route takes as JSON.
+func guard(mux *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 		defer func() {
@@ -55,7 +65,11 @@ func guard(next http.Handler) http.Handler {
 				writeError(w, &service.Error{Code: 50001, Message: "Error in the backend data store"})
 			}
 		}()
-		next.ServeHTTP(w, r)
+		if h, pattern := mux.Handler(r); pattern == "" {
+			unrouted(w, r, h)
+			return
+		}
+		mux.ServeHTTP(w, r)
 	})
 }
 
