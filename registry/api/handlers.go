@@ -122,12 +122,12 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), JudgeTimeout)
 	defer cancel()
-	id, err := s.Registry.Register(ctx, name, req)
+	v, err := s.Registry.Register(ctx, name, req)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]int64{"id": id})
+	writeJSON(w, http.StatusOK, map[string]int64{"id": v.SchemaID})
 }
 
 func (s *Server) lookUp(w http.ResponseWriter, r *http.Request) {

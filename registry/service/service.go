@@ -28,6 +28,10 @@ type Registry struct {
 
 	mu       sync.Mutex
 	compiled map[string]*schema.Compiled
+
+	// releases are the contracts' releases the registry was filled from (none: nothing is
+	// waived).
+	releases *releaseIndex
 }
 
 // New makes a registry over a store.
@@ -85,9 +89,9 @@ func (r *Registry) Level(subject string) string {
 // Register stores a schema as the subject's next version, unless the subject already holds
 // it (its id again) or it breaks the versions its level compares it with (409 and the
 // findings).
-func (r *Registry) Register(ctx context.Context, subject string, req Request) (int64, error) {
+func (r *Registry) Register(ctx context.Context, subject string, req Request) (store.Version, error) {
 	if err := req.check(); err != nil {
-		return 0, err
+		return store.Version{}, err
 	}
 	fp := req.fingerprint()
 	r.Store.Lock()
@@ -95,30 +99,26 @@ func (r *Registry) Register(ctx context.Context, subject string, req Request) (i
 	versions := r.Store.Versions(subject)
 	for _, v := range versions {
 		if sc, _ := r.Store.SchemaByID(v.SchemaID); sc != nil && sc.Fingerprint == fp {
-			return sc.ID, nil
+			return v, nil
 		}
 	}
 	head, err := r.compile(ctx, subject, req.Schema, req.References)
 	if err != nil {
-		return 0, err
+		return store.Version{}, err
 	}
 	messages, err := r.judge(ctx, r.Level(subject), head, versions, true)
 	if err != nil {
-		return 0, err
+		return store.Version{}, err
 	}
 	if len(messages) > 0 {
-		return 0, errorf(CodeIncompatible, "Schema being registered is incompatible with an earlier schema for subject %q (level %s): %s",
+		return store.Version{}, errorf(CodeIncompatible, "Schema being registered is incompatible with an earlier schema for subject %q (level %s): %s",
 			subject, r.Level(subject), strings.Join(messages, "; "))
 	}
 	serialized, err := head.Serialized()
 	if err != nil {
-		return 0, err
+		return store.Version{}, err
 	}
-	v, err := r.Store.AddVersion(subject, &store.Schema{Fingerprint: fp, Text: req.Schema, References: req.References, Serialized: serialized})
-	if err != nil {
-		return 0, err
-	}
-	return v.SchemaID, nil
+	return r.Store.AddVersion(subject, &store.Schema{Fingerprint: fp, Text: req.Schema, References: req.References, Serialized: serialized})
 }
 
 // LookUp finds the version of a subject that holds a schema.
@@ -213,7 +213,7 @@ func (r *Registry) judge(ctx context.Context, levelName string, head *schema.Com
 			if err != nil {
 				return nil, err
 			}
-			messages = append(messages, describe(found, "BACKWARD", v.Version)...)
+			messages = append(messages, describe(r.releases.unwaived(v, found), "BACKWARD", v.Version)...)
 		}
 		if l.forward {
 			found, err := r.Judge.Breaks(ctx, head, base)

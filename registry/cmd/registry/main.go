@@ -37,6 +37,8 @@ func run() error {
 	db := flag.String("db", "registry.db", "the SQLite database")
 	bufConfig := flag.String("buf-config", "buf.yaml", "the buf.yaml whose breaking rules and plugins judge compatibility (the contracts' own)")
 	bufBin := flag.String("buf", "buf", "the buf executable; the plugins the configuration names must be on PATH")
+	fillFrom := flag.String("fill-from-releases", "", "a git repository whose release tags (v*) register the files under -proto-dir, oldest first, before serving")
+	protoDir := flag.String("proto-dir", "proto", "the folder of the contracts in -fill-from-releases's repository")
 	flag.Parse()
 
 	config, err := filepath.Abs(*bufConfig)
@@ -52,8 +54,16 @@ func run() error {
 	}
 	defer st.Close()
 	judge := schema.Judge{Comparer: compare.Comparer{Buf: bufcli.Buf{Dir: filepath.Dir(config), Bin: *bufBin}, Config: config}}
+	registry := service.New(st, judge)
+	if *fillFrom != "" {
+		n, err := registry.FillFromReleases(context.Background(), *fillFrom, *protoDir)
+		if err != nil {
+			return fmt.Errorf("fill from the releases of %s: %w", *fillFrom, err)
+		}
+		log.Printf("filled from %d releases of %s", n, *fillFrom)
+	}
 	server := &http.Server{
-		Handler:           (&api.Server{Registry: service.New(st, judge)}).Handler(),
+		Handler:           (&api.Server{Registry: registry}).Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	ln, err := net.Listen("tcp", *listen)
