@@ -21,6 +21,16 @@ import (
 // Server is the HTTP face of a registry.
 type Server struct {
 	Registry *service.Registry
+	// Auth checks tokens (nil: every request is open).
+	Auth *Auth
+}
+
+// writes are the routes that change the registry; the others read (a compatibility check
+// and a look-up are POSTs that change nothing).
+var writes = map[string]bool{
+	"POST /subjects/{subject}/versions": true,
+	"PUT /config":                       true,
+	"PUT /config/{subject}":             true,
 }
 
 // Handler routes every endpoint.
@@ -40,7 +50,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("PUT /config", s.putConfig)
 	mux.HandleFunc("GET /config/{subject}", s.getConfig)
 	mux.HandleFunc("PUT /config/{subject}", s.putConfig)
-	return guard(mux)
+	return guard(mux, s.Auth)
 }
 
 // unrouted answers a request no route takes as JSON, with the status the mux chose (404, or
@@ -55,8 +65,8 @@ func unrouted(w http.ResponseWriter, r *http.Request, h http.Handler) {
 }
 
 // guard bounds every body, turns a panic into a logged 500 (a bug, never an answer to input),
-// and answers what no route takes as JSON.
-func guard(mux *http.ServeMux) http.Handler {
+// answers what no route takes as JSON, and checks tokens before any route runs.
+func guard(mux *http.ServeMux, auth *Auth) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 		defer func() {
@@ -65,8 +75,12 @@ func guard(mux *http.ServeMux) http.Handler {
 				writeError(w, &service.Error{Code: 50001, Message: "Error in the backend data store"})
 			}
 		}()
-		if h, pattern := mux.Handler(r); pattern == "" {
+		h, pattern := mux.Handler(r)
+		if pattern == "" {
 			unrouted(w, r, h)
+			return
+		}
+		if !auth.check(w, r, writes[pattern]) {
 			return
 		}
 		mux.ServeHTTP(w, r)

@@ -7,15 +7,16 @@ import tempfile
 
 
 class RegistryProcess:
-    def __init__(self, db: str):
+    def __init__(self, db: str, args: list[str] | None = None):
         self.db = db
+        self.args = args or []
         self.proc = None
         self.url = None
 
     def start(self) -> str:
         self.proc = subprocess.Popen(
             [os.environ["REGISTRY_BIN"], "-listen", "127.0.0.1:0", "-db", self.db,
-             "-buf-config", os.environ["REGISTRY_BUF_CONFIG"]],
+             "-buf-config", os.environ["REGISTRY_BUF_CONFIG"], *self.args],
             stdout=subprocess.PIPE, stderr=None, text=True)
         line = self.proc.stdout.readline().strip()
         if not line.startswith("listening on "):

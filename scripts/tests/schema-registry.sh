@@ -4,7 +4,8 @@
 # client (confluent-kafka's SchemaRegistryClient and protobuf serde, pinned in
 # registry/tests/requirements.txt) against the real registry process, which each test starts
 # on a free port with its own database, judging with the contracts' buf.yaml and the gate's
-# check plugin.
+# check plugin; writes checked with tokens of the real auth service (services/auth-node, built
+# here, started by the test on ports of its choosing).
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT/registry"
 unformatted="$(gofmt -l .)"
@@ -19,7 +20,10 @@ grep -qx "confluent-kafka==$CONFLUENT_KAFKA_VERSION" "$requirements" \
 venv="$TOOLS/schema-registry/venv"
 sdk_venv "$venv" "$requirements"
 
+"$ROOT/scripts/services/auth-node.sh" build
+
 log "Confluent's Python client against the registry"
 cd "$ROOT/registry/tests"
 REPO_ROOT="$ROOT" REGISTRY_BIN="$BIN/acme-registry" REGISTRY_BUF_CONFIG="$ROOT/buf.yaml" \
-  "$venv/bin/python" -m unittest -v test_confluent_client
+  NODE="$NODE_HOME/bin/node" AUTH_NODE_DIR="$ROOT/services/auth-node" \
+  "$venv/bin/python" -m unittest -v test_confluent_client test_auth

@@ -39,6 +39,9 @@ func run() error {
 	bufBin := flag.String("buf", "buf", "the buf executable; the plugins the configuration names must be on PATH")
 	fillFrom := flag.String("fill-from-releases", "", "a git repository whose release tags (v*) register the files under -proto-dir, oldest first, before serving")
 	protoDir := flag.String("proto-dir", "proto", "the folder of the contracts in -fill-from-releases's repository")
+	authURL := flag.String("auth-url", "", "the auth service's REST base (http://host:port): writes then need its bearer token (empty: open)")
+	writeRole := flag.String("write-role", "ROLE_ADMIN", "the role a token must grant to write")
+	authReads := flag.Bool("auth-reads", false, "reads need a valid token too")
 	flag.Parse()
 
 	config, err := filepath.Abs(*bufConfig)
@@ -62,8 +65,12 @@ func run() error {
 		}
 		log.Printf("filled from %d releases of %s", n, *fillFrom)
 	}
+	var auth *api.Auth
+	if *authURL != "" {
+		auth = &api.Auth{URL: *authURL, Role: *writeRole, Reads: *authReads}
+	}
 	server := &http.Server{
-		Handler:           (&api.Server{Registry: registry}).Handler(),
+		Handler:           (&api.Server{Registry: registry, Auth: auth}).Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	ln, err := net.Listen("tcp", *listen)
