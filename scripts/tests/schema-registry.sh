@@ -23,6 +23,10 @@ sdk_venv "$venv" "$requirements"
 "$ROOT/scripts/services/auth-node.sh" build
 
 log "Confluent's Python client against the registry"
+# The tests' databases and the auth service's data: in a folder of their own, removed after.
+export TMPDIR="$TOOLS/schema-registry/tmp"
+rm -rf "$TMPDIR" && mkdir -p "$TMPDIR"
+trap 'rm -rf "$TMPDIR"' EXIT
 cd "$ROOT/registry/tests"
 REPO_ROOT="$ROOT" REGISTRY_BIN="$BIN/acme-registry" REGISTRY_BUF_CONFIG="$ROOT/buf.yaml" \
   NODE="$NODE_HOME/bin/node" AUTH_NODE_DIR="$ROOT/services/auth-node" \
