@@ -13,6 +13,7 @@ MAKEFLAGS += --no-print-directory
 .PHONY: test-charts
 .PHONY: test-docs
 .PHONY: test-crash
+.PHONY: test-schema-registry
 
 help: ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-24s %s\n", $$1, $$2}'
@@ -52,6 +53,9 @@ check-versions: setup ## Every pinned version must be versions.env's (part of ma
 
 check: setup ## The governance gate: lint + format + breaking (the base, every release) + versions + drift; prints the bases it used.
 	@scripts/gate/gate check
+
+test-schema-registry: setup ## The schema registry (registry/): its Go tests, then Confluent's Python client registering, (de)serializing a Person and refused breaking schemas.
+	@scripts/tests/schema-registry.sh
 
 test-gate: setup ## The gate's unit tests (gate/, go test): the rule diff on in-memory schema pairs, exceptions, releases, bases, caches.
 	@scripts/tests/gate-unit.sh

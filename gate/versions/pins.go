@@ -147,15 +147,18 @@ func Pins(root string) ([]Pin, error) {
 	add("gen/python/pyproject.toml", `("grpcio==)([^"]*)(")`, "GRPCIO_VERSION")
 	add("scripts/setup/requirements-tools.txt", pip("grpcio-tools"), "GRPCIO_TOOLS_VERSION")
 	for _, r := range []string{"scripts/setup/requirements-tools.txt", "compatibility-tests/clients/python/requirements.txt",
-		"fuzz/requirements.txt", "benchmarks/python/requirements.txt", "consumers/outside/pip/requirements.txt"} {
+		"fuzz/requirements.txt", "benchmarks/python/requirements.txt", "consumers/outside/pip/requirements.txt",
+		"registry/tests/requirements.txt"} {
 		add(r, pip("grpcio"), "GRPCIO_VERSION")
 		add(r, pip("protobuf"), "PROTOBUF_PYTHON_VERSION")
 	}
 	// The registries make registries runs.
 	add("registries/npm/package.json", npm("verdaccio"), "VERDACCIO_VERSION")
 	add("registries/pypi/requirements.txt", pip("pypiserver"), "PYPISERVER_VERSION")
+	add("registry/tests/requirements.txt", pip("confluent-kafka"), "CONFLUENT_KAFKA_VERSION")
 	// The gate's Go toolchain.
 	add("gate/go.mod", `(\ntoolchain go)(\S*)()`, "GO_VERSION")
+	add("registry/go.mod", `(\ntoolchain go)(\S*)()`, "GO_VERSION")
 	// Workflows: the runtimes they set up.
 	workflows, _ := filepath.Glob(filepath.Join(root, ".github/workflows/*.yml"))
 	sort.Strings(workflows)

@@ -4,6 +4,11 @@
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/lib-system.sh"
 
+# The schema registry runs as a process in both runtimes.
+pid="$(cat "$SYSTEM_DIR/schema-registry.pid" 2>/dev/null || true)"
+[[ -n "$pid" ]] && kill "$pid" 2>/dev/null && while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
+rm -f "$SYSTEM_DIR/schema-registry.pid"
+
 case "$(system_runtime)" in
   docker)
     # A graceful stop: person-spring drains its calls, H2 closes its file.

@@ -13,6 +13,8 @@ PERSON_REST_PORT="${PERSON_REST_PORT:-8080}"
 # The browser's way in: person-spring's web proxy (Connect, gRPC-Web) and the web page.
 WEB_PROXY_PORT="${WEB_PROXY_PORT:-8088}"
 WEB_PAGE_PORT="${WEB_PAGE_PORT:-8089}"
+# The schema registry (registry/): Confluent's REST API for the contracts' protobuf schemas.
+SCHEMA_REGISTRY_PORT="${SCHEMA_REGISTRY_PORT:-8086}"
 ADMIN_USERNAME=admin
 # How long make up waits for each part to answer before it gives up and says which.
 SYSTEM_START_SECONDS="${SYSTEM_START_SECONDS:-300}"

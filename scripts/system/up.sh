@@ -87,11 +87,20 @@ case "$runtime" in
 esac
 echo "$runtime" >"$SYSTEM_DIR/runtime"
 
+# The schema registry, a process in both runtimes: it judges with buf and the gate's plugin,
+# host tools (.tmp/bin). Filled from this repository's release tags; writes need an admin's
+# token from auth-node.
+(cd registry && go build -trimpath -o "$BIN/acme-registry" ./cmd/registry)
+nohup acme-registry -listen "127.0.0.1:$SCHEMA_REGISTRY_PORT" -db "$SYSTEM_DIR/registry.db" -buf-config "$ROOT/buf.yaml" \
+  -fill-from-releases "$ROOT" -auth-url "http://127.0.0.1:$AUTH_REST_PORT" >"$SYSTEM_DIR/logs/schema-registry.log" 2>&1 &
+echo $! >"$SYSTEM_DIR/schema-registry.pid"
+
 # Both health services, through a real outside client.
 wait_until "auth-node" grpcurl -plaintext "127.0.0.1:$AUTH_PORT" grpc.health.v1.Health/Check
 wait_until "person-spring" grpcurl -plaintext "127.0.0.1:$PERSON_PORT" grpc.health.v1.Health/Check
 wait_until "web-proxy" curl -s -o /dev/null "http://127.0.0.1:$WEB_PROXY_PORT/"
 wait_until "the web page" curl -sf -o /dev/null "http://127.0.0.1:$WEB_PAGE_PORT/config.json"
+wait_until "the schema registry" curl -sf -o /dev/null "http://127.0.0.1:$SCHEMA_REGISTRY_PORT/config"
 
 cat <<TEXT
 
@@ -102,6 +111,7 @@ The system is up ($runtime), its data in ${SYSTEM_DIR#"$ROOT/"}/ (kept by 'make 
   web page       $page_origin/   log in, register, list people, see what is refused (in a browser)
   metrics        auth-node http://127.0.0.1:$AUTH_METRICS_PORT/metrics   person-spring http://127.0.0.1:$PERSON_REST_PORT/actuator/prometheus
                  (a Grafana dashboard of both: deploy/grafana/acme-services.json)
+  schema registry  http://127.0.0.1:$SCHEMA_REGISTRY_PORT   Confluent's API, judged by the gate (registry/README.md); writes need the admin's token
   admin          $ADMIN_USERNAME / $password   (${SYSTEM_DIR#"$ROOT/"}/admin-password)
 
 Try:

@@ -27,6 +27,7 @@ suites=(
   "demo|scripts/tests/demo.sh"
   "web-page|scripts/tests/web-page.sh"
   "registries|scripts/tests/registries.sh"
+  "schema-registry|scripts/tests/schema-registry.sh"
   "release|scripts/tests/release.sh"
   "fuzz|scripts/tests/fuzz.sh 20000"
   "soak-smoke|scripts/tests/soak.sh 3 5"
