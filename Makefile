@@ -101,8 +101,11 @@ test-fuzz: setup ## The fuzz suite: 20,000 hostile inputs per service against th
 fuzz: setup ## The fuzz suite, longer: 200,000 inputs per service (FUZZ_SEED, FUZZ_WORKERS).
 	@scripts/tests/fuzz.sh 200000
 
-bench: setup ## The benchmarks: the five field reports' scenarios against the images, 3 runs each; report and charts in benchmarks/results/ (~25 min).
+bench: setup ## Every benchmark (benchmarks/README.md): the field reports' scenarios and the store against the images (report and charts in benchmarks/results/), then person-spring's JMH, auth-node's tinybench and the gate at scale. Hours; each part also runs alone.
 	@scripts/bench/run.sh full
+	@scripts/bench/person.sh
+	@scripts/services/auth-node.sh bench
+	@scripts/bench/gate.sh full
 
 test-bench: setup ## The benchmarks' smoke run: every scenario at tiny sizes; fails if the machinery breaks (timings are not judged).
 	@scripts/bench/run.sh smoke
