@@ -100,7 +100,7 @@ build_jre() {
   official "$JRE_IMAGE" "$JRE_OFFICIAL" && return
   local hash JDK_HOME
   JDK_HOME="$(jdk_home)"
-  hash="$(printf '%s\n' "$("$JDK_HOME/bin/java" -version 2>&1)" "$JRE_MODULES" "$(sha256sum "$0")" | sha256sum | cut -c1-16)"
+  hash="$(printf '%s\n' "$("$JDK_HOME/bin/java" -version 2>&1)" "$JRE_MODULES" "$(sha256sum <"$0")" | sha256sum | cut -c1-16)"
   up_to_date "$JRE_IMAGE" "$hash" && { log "$JRE_IMAGE is up to date"; return; }
   log "building $JRE_IMAGE (jlink of $JDK_HOME)"
   local root="$work/jre"
@@ -120,7 +120,7 @@ build_jre() {
 build_node() {
   official "$NODE_IMAGE" "$NODE_OFFICIAL" && return
   local node="$NODE_HOME/bin/node" hash
-  hash="$(printf '%s\n' "$("$node" --version)" "$(sha256sum "$0")" | sha256sum | cut -c1-16)"
+  hash="$(printf '%s\n' "$("$node" --version)" "$(sha256sum <"$0")" | sha256sum | cut -c1-16)"
   up_to_date "$NODE_IMAGE" "$hash" && { log "$NODE_IMAGE is up to date"; return; }
   log "building $NODE_IMAGE (Node $("$node" --version))"
   local root="$work/node"
