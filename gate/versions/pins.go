@@ -2,6 +2,7 @@ package versions
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -58,9 +59,14 @@ func Pins(root string) ([]Pin, error) {
 	add("pom.xml", afterArtifact("maven-dependency-plugin"), "MAVEN_DEPENDENCY_PLUGIN_VERSION")
 	add("pom.xml", afterArtifact("exec-maven-plugin"), "EXEC_MAVEN_PLUGIN_VERSION")
 	out = append(out, plugins("pom.xml")...)
-	// The root's children name its version in <parent>.
-	for _, child := range []string{"compatibility-tests/executor/pom.xml", "compatibility-tests/clients/java/pom.xml",
-		"compatibility-tests/harness/pom.xml", "benchmarks/pom.xml"} {
+	// The root's children name its version in <parent>: every module of the root POM whose
+	// parent is the root (read from the POMs, so a new module cannot be forgotten here — the
+	// crash tests' module was, and a release's new version left it pointing at the old one).
+	children, err := rootChildren(root)
+	if err != nil {
+		return nil, err
+	}
+	for _, child := range children {
 		add(child, afterArtifact("acme-monorepo"), "SDK_VERSION")
 	}
 	// The Java SDK (published) and the Java submodule template (copied into other repositories)
@@ -189,5 +195,28 @@ func Pins(root string) ([]Pin, error) {
 	}
 	add("consumers/submodule-template-java/contracts.env", `(PROTOC_VERSION=)(\S*)()`, "PROTOC_VERSION")
 	add("consumers/submodule-template-java/contracts.env", `(GRPC_JAVA_VERSION=)(\S*)()`, "GRPC_JAVA_VERSION")
+	return out, nil
+}
+
+var moduleTag = regexp.MustCompile(`<module>([^<]+)</module>`)
+
+// rootChildren lists the root POM's modules (its profiles' too) whose <parent> is the root.
+func rootChildren(root string) ([]string, error) {
+	data, err := os.ReadFile(filepath.Join(root, "pom.xml"))
+	if err != nil {
+		return nil, err
+	}
+	parent := regexp.MustCompile(`<parent>\s*<groupId>[^<]*</groupId>\s*<artifactId>acme-monorepo</artifactId>`)
+	var out []string
+	for _, m := range moduleTag.FindAllSubmatch(data, -1) {
+		pom := filepath.ToSlash(filepath.Join(string(m[1]), "pom.xml"))
+		child, err := os.ReadFile(filepath.Join(root, pom))
+		if err != nil {
+			return nil, fmt.Errorf("module %s of pom.xml: %w", m[1], err)
+		}
+		if parent.Match(child) {
+			out = append(out, pom)
+		}
+	}
 	return out, nil
 }

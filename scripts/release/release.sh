@@ -38,7 +38,9 @@ $dirty"
 
 publish_release() {
   "$ROOT/scripts/gate/gate" release tag-check "$1" >/dev/null
-  "$ROOT/scripts/sdk/all.sh" build >/dev/null
+  # Maven reports its errors on stdout: keep the build's output, and show it when it fails.
+  "$ROOT/scripts/sdk/all.sh" build >"$TOOLS/release-sdk-build.log" 2>&1 \
+    || { tail -n 30 "$TOOLS/release-sdk-build.log" >&2; die "$1 is tagged, but its SDK packages did not build (above): fix that and run make release again"; }
   if $publish; then
     "$ROOT/scripts/release/publish.sh" || die "$1 is tagged, but not every registry has it: run make release again to publish the rest"
   else
