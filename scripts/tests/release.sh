@@ -110,7 +110,7 @@ log "a breaking change: refused without a reason, changing nothing"
 sed -i 's/int32 age = 3 \[/int32 age = 9 [/' proto/acme/person/v1/person.proto
 scripts/gate/gate gen >/dev/null && git add -A && git commit -qm "Person: age renumbered"
 refused "a breaking change without a reason" "v0.1.0 v0.2.0"
-expect "refused: breaking changes for the clients of v0.2.0 (above)" "refused"
+expect "refused: breaking changes for the clients of v0.2.0, v0.1.0 (above)" "refused"
 expect ":FIELD_NO_DELETE " "the finding named"
 release --allow-breaking "age moved to 9 with the migration; every client regenerates (ACME-42)" \
   || { tail -30 ../release.log; die "the breaking release with a reason failed"; }
