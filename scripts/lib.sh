@@ -88,6 +88,11 @@ for path in sorted(set(sys.stdin.buffer.read().split(b"\0")) - {b""}):
 print(h.hexdigest()[:32])')
 }
 
+# up_to_date IMAGE HASH — true when IMAGE exists and its acme.inputs label is HASH.
+up_to_date() {
+  [[ "$(docker image inspect -f '{{index .Config.Labels "acme.inputs"}}' "$1" 2>/dev/null)" == "$2" ]]
+}
+
 # as_root CMD… — run CMD as root: directly when we are root (these machines), through sudo
 # otherwise (a GitHub runner).
 as_root() { if ((EUID == 0)); then "$@"; else sudo "$@"; fi; }

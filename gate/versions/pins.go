@@ -198,7 +198,10 @@ func Pins(root string) ([]Pin, error) {
 	return out, nil
 }
 
-var moduleTag = regexp.MustCompile(`<module>([^<]+)</module>`)
+var (
+	moduleTag  = regexp.MustCompile(`<module>([^<]+)</module>`)
+	rootParent = regexp.MustCompile(`<parent>\s*<groupId>[^<]*</groupId>\s*<artifactId>acme-monorepo</artifactId>`)
+)
 
 // rootChildren lists the root POM's modules (its profiles' too) whose <parent> is the root.
 func rootChildren(root string) ([]string, error) {
@@ -206,7 +209,6 @@ func rootChildren(root string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	parent := regexp.MustCompile(`<parent>\s*<groupId>[^<]*</groupId>\s*<artifactId>acme-monorepo</artifactId>`)
 	var out []string
 	for _, m := range moduleTag.FindAllSubmatch(data, -1) {
 		pom := filepath.ToSlash(filepath.Join(string(m[1]), "pom.xml"))
@@ -214,7 +216,7 @@ func rootChildren(root string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("module %s of pom.xml: %w", m[1], err)
 		}
-		if parent.Match(child) {
+		if rootParent.Match(child) {
 			out = append(out, pom)
 		}
 	}

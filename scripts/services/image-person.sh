@@ -16,8 +16,7 @@ image="$PERSON_SPRING_IMAGE"
 # pins and scripts, and the base image. An image labelled with the same hash is current, and
 # the Maven build and docker build are skipped (each suite asks for the images once).
 inputs="$(inputs_hash services/person-spring gen/java pom.xml versions.env scripts/services/image-person.sh scripts/sdk/java.sh)-$(docker image inspect -f '{{.Id}}' "$base" 2>/dev/null | cut -c8-19)"
-if [[ "$(docker image inspect -f '{{index .Config.Labels "acme.inputs"}}' "$image" 2>/dev/null)" == "$inputs" ]] \
-  && compgen -G "services/person-spring/target/person-spring-*-exec.jar" >/dev/null; then
+if up_to_date "$image" "$inputs" && compgen -G "services/person-spring/target/person-spring-*-exec.jar" >/dev/null; then
   log "$image is up to date"
 else
   "$ROOT/scripts/sdk/java.sh" build >/dev/null

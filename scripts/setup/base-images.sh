@@ -64,10 +64,7 @@ copy_libs() {
   done
 }
 
-# up_to_date IMAGE HASH — true when IMAGE exists and was built from inputs with HASH.
-up_to_date() {
-  [[ "$(docker image inspect -f '{{index .Config.Labels "acme.inputs"}}' "$1" 2>/dev/null)" == "$2" ]]
-}
+# up_to_date IMAGE HASH: lib.sh.
 
 # official IMAGE OFFICIAL — IMAGE is OFFICIAL, pulled, unless BASE_IMAGES=local; false when no
 # registry answered (an error with BASE_IMAGES=official). The pull runs once, not every time.
