@@ -7,33 +7,35 @@ cd "$ROOT"
 
 "$ROOT/scripts/setup/tools.sh"
 
+# name | the most minutes it may take (about 2.5 times its time alone on a 2-core machine: a
+# suite that hangs fails at its limit instead of eating CI's whole budget) | its command.
 suites=(
-  "workflows|scripts/gate/lint-workflows.sh"
-  "governance-gate|scripts/gate/gate check"
-  "gate-unit|scripts/tests/gate-unit.sh"
-  "schema-changes|scripts/tests/schema-changes.sh"
-  "docs|scripts/tests/docs.sh"
-  "sdk-java|scripts/sdk/java.sh test"
-  "sdk-ts|scripts/sdk/ts.sh test"
-  "sdk-python|scripts/sdk/python.sh test"
-  "auth-node|scripts/services/auth-node.sh test"
-  "auth-node-postgres|scripts/services/auth-node.sh test-postgres"
-  "submodule-consumer|scripts/tests/submodule-consumer.sh"
-  "person-spring|scripts/services/test-person.sh"
-  "person-spring-postgres|scripts/services/test-person-postgres.sh"
-  "web-proxy|scripts/services/web-proxy.sh test"
-  "crash|scripts/tests/crash.sh"
-  "compatibility|scripts/tests/compat.sh"
-  "demo|scripts/tests/demo.sh"
-  "web-page|scripts/tests/web-page.sh"
-  "registries|scripts/tests/registries.sh"
-  "schema-registry|scripts/tests/schema-registry.sh"
-  "release|scripts/tests/release.sh"
-  "fuzz|scripts/tests/fuzz.sh 20000"
-  "soak-smoke|scripts/tests/soak.sh 3 5"
-  "bench-smoke|scripts/bench/run.sh smoke"
-  "bench-gate-smoke|scripts/bench/gate.sh smoke"
-  "charts|scripts/tests/charts.sh"
+  "workflows|2|scripts/gate/lint-workflows.sh"
+  "governance-gate|5|scripts/gate/gate check"
+  "gate-unit|5|scripts/tests/gate-unit.sh"
+  "schema-changes|10|scripts/tests/schema-changes.sh"
+  "docs|2|scripts/tests/docs.sh"
+  "sdk-java|6|scripts/sdk/java.sh test"
+  "sdk-ts|4|scripts/sdk/ts.sh test"
+  "sdk-python|5|scripts/sdk/python.sh test"
+  "auth-node|5|scripts/services/auth-node.sh test"
+  "auth-node-postgres|6|scripts/services/auth-node.sh test-postgres"
+  "submodule-consumer|8|scripts/tests/submodule-consumer.sh"
+  "person-spring|8|scripts/services/test-person.sh"
+  "person-spring-postgres|5|scripts/services/test-person-postgres.sh"
+  "web-proxy|3|scripts/services/web-proxy.sh test"
+  "crash|15|scripts/tests/crash.sh"
+  "compatibility|10|scripts/tests/compat.sh"
+  "demo|10|scripts/tests/demo.sh"
+  "web-page|5|scripts/tests/web-page.sh"
+  "registries|6|scripts/tests/registries.sh"
+  "schema-registry|6|scripts/tests/schema-registry.sh"
+  "release|25|scripts/tests/release.sh"
+  "fuzz|25|scripts/tests/fuzz.sh 20000"
+  "soak-smoke|5|scripts/tests/soak.sh 3 5"
+  "bench-smoke|10|scripts/bench/run.sh smoke"
+  "bench-gate-smoke|4|scripts/bench/gate.sh smoke"
+  "charts|8|scripts/tests/charts.sh"
 )
 
 # Each suite's output is also kept in .tmp/test-logs/, and a failed suite's last lines are
@@ -43,13 +45,19 @@ logs="$TOOLS/test-logs"
 rm -rf "$logs" && mkdir -p "$logs"
 passed=0 failed=0 report=() failures=()
 for entry in "${suites[@]}"; do
-  name="${entry%%|*}" cmd="${entry#*|}"
-  log "suite: $name ($cmd)"
+  IFS='|' read -r name minutes cmd <<<"$entry"
+  log "suite: $name ($cmd, at most $minutes min)"
   start=$SECONDS
-  if bash -c "set -o pipefail; ($cmd) 2>&1 | tee '$logs/$name.log'"; then
+  # timeout signals the suite's whole process group (SIGTERM, then SIGKILL 60 s later), so its
+  # traps still stop the containers and servers it started.
+  if timeout --kill-after=60 "${minutes}m" bash -c "set -o pipefail; ($cmd) 2>&1 | tee '$logs/$name.log'"; then
     passed=$((passed + 1)) verdict=pass
   else
+    status=$?
     failed=$((failed + 1)) verdict=FAIL failures+=("$name")
+    if ((status == 124 || status == 137)); then
+      echo "PROBLEM: suite $name did not end within its $minutes minutes and was stopped" | tee -a "$logs/$name.log"
+    fi
   fi
   report+=("$name $verdict $((SECONDS - start))s")
 done

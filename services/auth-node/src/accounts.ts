@@ -108,7 +108,17 @@ export class Accounts {
     if (!password || password.length < 12) {
       throw new Error("the user database is empty: set AUTH_ADMIN_PASSWORD (12 characters or more) to create the first admin");
     }
-    await this.createUser(username, password, ["ROLE_ADMIN", "ROLE_USER"]);
+    try {
+      await this.createUser(username, password, ["ROLE_ADMIN", "ROLE_USER"]);
+    } catch (err) {
+      // Replicas starting together on one empty database all find it empty; one insert wins
+      // and the others take its admin — made from the same configuration — and start.
+      if (err instanceof ConnectError && err.code === Code.AlreadyExists) {
+        this.log.info("the first admin was created by another replica", { username });
+        return;
+      }
+      throw err;
+    }
     this.log.info("created the first admin from configuration", { username });
   }
 }

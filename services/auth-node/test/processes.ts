@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { ADMIN, databaseUrl, TEST_DATABASE_URL } from "./support.js";
 
 const MAIN = join(import.meta.dirname, "..", "src", "main.js");
+/** Far above a start on a loaded 2-core machine (about a second). */
+const START_TIMEOUT_MS = 60_000;
 
 export interface AuthProcess {
   port: number;
@@ -54,7 +56,10 @@ export async function startProcess(dataDir: string, env: Record<string, string> 
     child.stderr!.on("data", (chunk: Buffer) => lines.push(chunk.toString()));
     void exited.then((code) => reject(new Error(`auth-node exited (${code}) before listening:\n${lines.join("\n")}`)));
   });
-  const { port, restPort } = await listening;
+  // A process that neither listens nor exits is killed, and the start fails with what it
+  // printed: left alone it would keep the test file, and the suite, from ever ending.
+  const timer = setTimeout(() => signal(child, "SIGKILL"), START_TIMEOUT_MS);
+  const { port, restPort } = await listening.finally(() => clearTimeout(timer));
   return {
     port,
     restPort,

@@ -11,21 +11,26 @@ import { type AuthProcess, startProcess } from "./processes.js";
 import { ADMIN, bearer, clientsFor, type Clients, rejects, removeDir, store, tempDataDir } from "./support.js";
 
 describe("three replicas on one PostgreSQL", { skip: store !== "postgres" && "needs PostgreSQL (make test-auth-node-postgres)" }, () => {
-  let dataDir: string;
-  let replicas: AuthProcess[];
-  let clients: Clients[];
-  const client = (i: number) => createClient(AuthService, clients[i]!.transport("grpc"));
+  let dataDir: string | undefined;
+  let replicas: AuthProcess[] | undefined;
+  let clients: Clients[] | undefined;
+  const client = (i: number) => createClient(AuthService, clients![i]!.transport("grpc"));
 
   before(async () => {
-    dataDir = await tempDataDir();
-    // Started together: the first start's migrations and signing key must not race.
-    replicas = await Promise.all([0, 1, 2].map(() => startProcess(dataDir)));
+    const dir = (dataDir = await tempDataDir());
+    // Started together: the first start's migrations and signing key must not race. If one
+    // fails to start, the others are stopped before the hook fails with its reason: a replica
+    // left running would keep this test file, and so the whole suite, from ever ending.
+    const started = await Promise.allSettled([0, 1, 2].map(() => startProcess(dir)));
+    replicas = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+    const failed = started.flatMap((s) => (s.status === "rejected" ? [s.reason as Error] : []));
+    if (failed.length > 0) throw new Error(`${failed.length} of 3 replicas did not start:\n${failed.map((e) => e.message).join("\n")}`);
     clients = replicas.map((r) => clientsFor(r.port));
   });
   after(async () => {
-    clients.forEach((c) => c.close());
-    await Promise.all(replicas.map((r) => r.stop()));
-    await removeDir(dataDir);
+    clients?.forEach((c) => c.close());
+    await Promise.all((replicas ?? []).map((r) => r.stop()));
+    if (dataDir) await removeDir(dataDir);
   });
 
   it("share one signing key: a token from any replica is good at every replica", async () => {
@@ -33,7 +38,7 @@ describe("three replicas on one PostgreSQL", { skip: store !== "postgres" && "ne
       const { token } = await client(i).login(ADMIN);
       for (let j = 0; j < 3; j++) assert.equal((await client(j).validateToken({ token })).subject, ADMIN.username, `${i} → ${j}`);
     }
-    assert.equal(replicas.flatMap((r) => r.lines).filter((l) => l.includes("generated a new token signing key")).length, 1);
+    assert.equal(replicas!.flatMap((r) => r.lines).filter((l) => l.includes("generated a new token signing key")).length, 1);
   });
 
   it("count five failed logins spread over the three as five", async () => {

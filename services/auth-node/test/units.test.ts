@@ -10,7 +10,12 @@ import { asyncLineWriter } from "../src/log-writer.js";
 import { type LimiterStorage, LoginLimiter, MemoryLimiterStorage } from "../src/login-limiter.js";
 import { PostgresStore } from "../src/postgres-store.js";
 import { PasswordHasher } from "../src/passwords.js";
-import { ADMIN, captureLogger, databaseUrl, inMemory, rejects, removeDir, store, tempDataDir } from "./support.js";
+import { Accounts } from "../src/accounts.js";
+import { createMetrics } from "../src/metrics.js";
+import { loadOrCreateSigningKey } from "../src/signing-key.js";
+import { openStores } from "../src/store.js";
+import { TokenService } from "../src/tokens.js";
+import { ADMIN, captureLogger, databaseUrl, inMemory, rejects, removeDir, store, tempDataDir, testConfig } from "./support.js";
 
 describe("configuration", () => {
   it("has the documented defaults", () => {
@@ -207,5 +212,29 @@ describe("log writer", () => {
       assert.deepEqual([note.msg, note.dropped], ["log lines dropped: the output was too slow", 8]);
       assert.equal(lines[13], "later");
     });
+  });
+});
+
+describe("the first admin", () => {
+  it("is created once when replicas start together on an empty store, and every replica starts", async () => {
+    // Replicas starting at once each find no user, each hash the configured password and each
+    // insert the admin: one insert wins. The others must take the winner's admin, not fail to
+    // start (three replicas of a fresh deployment on one PostgreSQL did, now and then).
+    const dataDir = await tempDataDir();
+    const { log, lines } = captureLogger();
+    const stores = await openStores(testConfig(dataDir), log);
+    try {
+      const key = await loadOrCreateSigningKey(stores.signingKey, log);
+      const tokens = new TokenService(key, { issuer: "acme-auth-test", audience: "acme-test", ttlSeconds: 600, clockSkewSeconds: 30 });
+      const hasher = await PasswordHasher.create(10);
+      const replica = () => new Accounts(stores.users, hasher, tokens, new LoginLimiter(testConfig(dataDir).loginLimits), log, createMetrics(false));
+      await Promise.all([0, 1, 2].map(() => replica().bootstrapAdmin(ADMIN.username, ADMIN.password)));
+      assert.equal(await stores.users.count(), 1);
+      assert.equal(lines.filter((l) => l.includes("created the first admin from configuration")).length, 1);
+      assert.equal(lines.filter((l) => l.includes("the first admin was created by another replica")).length, 2);
+    } finally {
+      await stores.close();
+      await removeDir(dataDir);
+    }
   });
 });
