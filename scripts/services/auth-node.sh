@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # services/auth-node.sh [build|test|test-postgres|bench|start|image|image-build] — services/auth-node, the auth service on Node.
-# Every mode builds first: the TypeScript SDK (gen/ts/dist, which the service imports as
+# Every mode builds first (image-build of an image that is current does nothing): the TypeScript SDK (gen/ts/dist, which the service imports as
 # the @acme/contracts workspace package), the service's own code generated from the
 # health/reflection/google.rpc protos, then tsc. `test` runs its node:test suite, `bench`
 # the benchmarks, `test-postgres` the same suite on PostgreSQL (a throwaway server,
@@ -17,6 +17,20 @@ data_dir="${AUTH_DATA_DIR:-$ROOT/.tmp/auth-data}"
 service="$ROOT/services/auth-node"
 cd "$ROOT"
 
+# What the image is made of: the service, the SDK it compiles against, the lockfile that picks
+# its dependencies, the pins, this script, and the base image. An image labelled with the same
+# hash is current, and `image-build` skips the compile and the docker build (each suite that
+# runs the services asks for the images once; rebuilding every time cost each of them ~30 s).
+AUTH_NODE_BASE="${AUTH_NODE_BASE_IMAGE:-acme/node-base:24}"
+[[ "$AUTH_NODE_BASE" == acme/node-base:* && "$mode" == image* ]] && "$ROOT/scripts/setup/base-images.sh"
+image_inputs() {
+  echo "$(inputs_hash services/auth-node gen/ts package.json package-lock.json versions.env scripts/services/auth-node.sh)-$(docker image inspect -f '{{.Id}}' "$AUTH_NODE_BASE" 2>/dev/null | cut -c8-19)"
+}
+if [[ "$mode" == image-build ]] && up_to_date "$AUTH_NODE_IMAGE" "$(image_inputs)"; then
+  log "$AUTH_NODE_IMAGE is up to date"
+  exit 0
+fi
+
 npm run --silent build -w gen/ts
 (cd "$service" && buf generate --template buf.gen.yaml "$SERVICE_PROTO_DEPS")
 # A clean output folder: a test or module deleted from src/ must not live on in dist/.
@@ -26,8 +40,7 @@ npm run --silent build -w services/auth-node
 # stage_image — the image's build context: the compiled service and exactly the production
 # dependencies the lockfile resolved (npm ls), copied, so the image build installs nothing.
 stage_image() {
-  local stage="$TOOLS/auth-node-image" base="${AUTH_NODE_BASE_IMAGE:-acme/node-base:24}"
-  [[ "$base" == acme/node-base:* ]] && "$ROOT/scripts/setup/base-images.sh"
+  local stage="$TOOLS/auth-node-image" base="$AUTH_NODE_BASE"
   rm -rf "$stage"; mkdir -p "$stage/app/node_modules" "$stage/data"
   mkdir -p "$stage/app/dist" && cp -r "$service/dist/src" "$stage/app/dist/src"
   find "$stage/app/dist" -name '*.map' -delete
@@ -43,7 +56,7 @@ stage_image() {
       cp -rL "$dir/." "$stage/app/node_modules/$rel/"
     fi
   done < <(cd "$ROOT" && npm ls --parseable --omit=dev --all -w services/auth-node)
-  docker build -q -t "$AUTH_NODE_IMAGE" --build-arg "BASE_IMAGE=$base" -f "$service/Dockerfile" "$stage" >/dev/null
+  docker build -q -t "$AUTH_NODE_IMAGE" --label "acme.inputs=$(image_inputs)" --build-arg "BASE_IMAGE=$base" -f "$service/Dockerfile" "$stage" >/dev/null
   echo "auth-node image: $AUTH_NODE_IMAGE on $base ($(docker image inspect -f '{{.Size}}' "$AUTH_NODE_IMAGE" | numfmt --to=iec))"
 }
 
