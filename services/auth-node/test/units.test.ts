@@ -231,7 +231,11 @@ describe("the first admin", () => {
       await Promise.all([0, 1, 2].map(() => replica().bootstrapAdmin(ADMIN.username, ADMIN.password)));
       assert.equal(await stores.users.count(), 1);
       assert.equal(lines.filter((l) => l.includes("created the first admin from configuration")).length, 1);
-      assert.equal(lines.filter((l) => l.includes("the first admin was created by another replica")).length, 2);
+      // On SQLite all three count before any inserts (its queries answer without a round trip),
+      // so two always lose the race: the run on SQLite proves the losers start. On PostgreSQL
+      // how many lose depends on round trips; that they all start is what is asserted there.
+      const losers = lines.filter((l) => l.includes("the first admin was created by another replica")).length;
+      if (store === "sqlite") assert.equal(losers, 2);
     } finally {
       await stores.close();
       await removeDir(dataDir);
