@@ -67,6 +67,9 @@ export interface Config {
   /** log2 of scrypt's cost parameter N for new password hashes. */
   scryptLogN: number;
   shutdownGraceMs: number;
+  /** How long an HTTP/2 connection of the RPC port lives, and how long its calls in flight may
+   * then take (connection-age.ts). maxAgeMs 0: as long as the client keeps it. */
+  connectionAge: { maxAgeMs: number; graceMs: number };
   /** Which web origins may call the RPC port from a browser (cors.ts). */
   cors: CorsSettings;
   /** Prometheus metrics (metrics.ts): off, nothing is counted and the port is not opened. */
@@ -131,6 +134,10 @@ export function loadConfig(env: Env = process.env): Config {
     // 2^15 costs about 50 ms and 32 MiB per hash on one core: slow for guessing, fine for logins.
     scryptLogN: int("AUTH_SCRYPT_LOG_N", 15, 10, 20),
     shutdownGraceMs: int("AUTH_SHUTDOWN_GRACE_SECONDS", 10, 0, 600) * 1000,
+    connectionAge: {
+      maxAgeMs: int("AUTH_MAX_CONNECTION_AGE_SECONDS", 0, 0, 7 * 24 * 3600) * 1000,
+      graceMs: int("AUTH_MAX_CONNECTION_AGE_GRACE_SECONDS", 60, 0, 3600) * 1000,
+    },
     cors: corsSettings(env, bool("AUTH_CORS_ALLOW_CREDENTIALS", false), int("AUTH_CORS_MAX_AGE_SECONDS", 7200, 0, 86_400)),
     metrics: { enabled: bool("AUTH_METRICS_ENABLED", true), port: int("AUTH_METRICS_PORT", 9464, 0, 65535) },
   };

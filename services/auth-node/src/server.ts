@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { type App, createApp } from "./app.js";
 import type { Config } from "./config.js";
+import { limitConnectionAge } from "./connection-age.js";
 import type { Logger } from "./log.js";
 import { metricsServer } from "./metrics-server.js";
 import { restHandler } from "./rest.js";
@@ -53,6 +54,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   rpc2.on("session", (session) => {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
+    limitConnectionAge(session, config.connectionAge);
   });
   const rpc = createHttpServer(http1Limits(config.limits), handlers.http1);
   shareListener(rpc, rpc2, config.limits.requestArrivalSeconds * 1000);

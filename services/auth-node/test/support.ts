@@ -83,6 +83,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     // Cheaper than production's 2^15 so the suite stays quick; the format and code path are the same.
     scryptLogN: 12,
     shutdownGraceMs: 5000,
+    connectionAge: { maxAgeMs: 0, graceMs: 60_000 },
     cors: loadConfig({}).cors,
     metrics: { enabled: true, port: 0 },
     ...overrides,

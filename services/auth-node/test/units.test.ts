@@ -34,6 +34,7 @@ describe("configuration", () => {
     assert.deepEqual(c.loginLimits, { perUserAndAddress: 5, perAddress: 20, perUser: 100, windowSeconds: 900 });
     assert.equal(c.scryptLogN, 15);
     assert.equal(c.shutdownGraceMs, 10_000);
+    assert.deepEqual(c.connectionAge, { maxAgeMs: 0, graceMs: 60_000 });
   });
 
   it("reads every variable, and port 0", () => {
