@@ -70,20 +70,36 @@ def _weighted(service: str):
     return st.sampled_from(options)
 
 
+# Strategies are built once, here: Hypothesis validates each new strategy object when it is
+# first drawn from, and building them inside a composite made that a cost of every case.
+_TARGETS = {service: _weighted(service) for service in TARGETS}
+_UNARY_COUNTS = st.sampled_from([1] * 10 + [0, 2])
+_FRAMINGS = st.sampled_from(inputs.FRAMINGS)
+_ENDS = st.sampled_from(inputs.ENDS)
+_AUTHS = st.sampled_from(inputs.AUTHS)
+_CONTENT_TYPES = st.sampled_from(
+    ["application/json"] * 8 + ["application/json; charset=utf-8", "application/json; charset=iso-8859-1",
+                                "application/x-www-form-urlencoded", "text/plain", ""])
+_PATH_IDS = st.uuids().map(str) | st.text(max_size=40)
+_JSON_SPOILS = st.sampled_from(
+    ["as-is", "as-is", "as-is", "truncated", "char-set", "inserted", "unknown-field", "duplicate-key",
+     "number-as-string", "fraction", "null", "trailing", "not-json", "latin-1"])
+
+
 @st.composite
 def case(draw, service: str) -> Case:
-    transport, rpc, shape = draw(_weighted(service))
+    transport, rpc, shape = draw(_TARGETS[service])
     if transport == "rest":
         return draw(_rest_case(service, rpc))
     if transport == "connect-json":
         message = draw(inputs.MESSAGES[rpc])
         how, text = draw(spoiled_json(json_format.MessageToJson(message, indent=None)))
         return Case(service, transport, rpc, shape, [text.encode().hex()], [how],
-                    auth=draw(st.sampled_from(inputs.AUTHS)))
+                    auth=draw(_AUTHS))
     if transport == "connect-proto":  # the body is the message: there is no count to get wrong
         count = 1
     elif shape in ("unary", "server-stream"):
-        count = draw(st.sampled_from([1] * 10 + [0, 2]))
+        count = draw(_UNARY_COUNTS)
     else:
         count = draw(inputs.STREAM_LENGTHS)
     messages, spoiled = [], []
@@ -93,21 +109,19 @@ def case(draw, service: str) -> Case:
         how, data = draw(inputs.spoiled(data)) if i == spoil_at else ("as-is", data)
         messages.append(data.hex())
         spoiled.append(how)
-    framing = draw(st.sampled_from(inputs.FRAMINGS)) if transport != "connect-proto" else "normal"
-    end = draw(st.sampled_from(inputs.ENDS)) if transport == "grpc" else "half-close"
+    framing = draw(_FRAMINGS) if transport != "connect-proto" else "normal"
+    end = draw(_ENDS) if transport == "grpc" else "half-close"
     return Case(service, transport, rpc, shape, messages, spoiled, framing=framing,
-                auth=draw(st.sampled_from(inputs.AUTHS)), end=end)
+                auth=draw(_AUTHS), end=end)
 
 
 @st.composite
 def _rest_case(draw, service: str, route: str) -> Case:
     method = route.split()[0]
-    content_type = draw(st.sampled_from(
-        ["application/json"] * 8 + ["application/json; charset=utf-8", "application/json; charset=iso-8859-1",
-                                    "application/x-www-form-urlencoded", "text/plain", ""]))
+    content_type = draw(_CONTENT_TYPES)
     if method == "GET":
-        path_id = draw(st.uuids().map(str) | st.text(max_size=40))
-        return Case(service, "rest", route, "rest", [], [], auth=draw(st.sampled_from(inputs.AUTHS)),
+        path_id = draw(_PATH_IDS)
+        return Case(service, "rest", route, "rest", [], [], auth=draw(_AUTHS),
                     path_id=path_id)
     if route == "POST /api/people":
         person = draw(inputs.MESSAGES["RegisterPerson"]).person
@@ -117,16 +131,14 @@ def _rest_case(draw, service: str, route: str) -> Case:
         text = json_format.MessageToJson(draw(inputs.MESSAGES[rpc]), indent=None)
     how, text = draw(spoiled_json(text))
     body = text.encode("utf-8", "surrogatepass") if how != "latin-1" else text.encode("latin-1", "replace")
-    return Case(service, "rest", route, "rest", [body.hex()], [how], auth=draw(st.sampled_from(inputs.AUTHS)),
+    return Case(service, "rest", route, "rest", [body.hex()], [how], auth=draw(_AUTHS),
                 content_type=content_type)
 
 
 @st.composite
 def spoiled_json(draw, text: str) -> tuple[str, str]:
     """(how, text): JSON text as generated, or spoiled the ways a JSON client can."""
-    how = draw(st.sampled_from(
-        ["as-is", "as-is", "as-is", "truncated", "char-set", "inserted", "unknown-field", "duplicate-key",
-         "number-as-string", "fraction", "null", "trailing", "not-json", "latin-1"]))
+    how = draw(_JSON_SPOILS)
     if how == "truncated" and text:
         return how, text[: draw(st.integers(0, len(text) - 1))]
     if how == "char-set" and text:

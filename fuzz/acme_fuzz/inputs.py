@@ -19,26 +19,31 @@ NAME_SLOT = "fz-name-slot-00000000"
 
 # --- valid messages ------------------------------------------------------------------------
 
+# Strategies are built once, here: Hypothesis validates each new strategy object when it is
+# first drawn from, and building them inside a composite made that a cost of every case.
 _text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=24)
 _uuids = st.uuids().map(str)
+_ages = st.integers(-5, 200) | st.integers(0, 150)
+_hobbies = st.lists(_text, max_size=4)
 
 
 @st.composite
 def _person(draw):
     p = person_pb2.Person(
         name=NAME_SLOT,
-        age=draw(st.integers(-5, 200) | st.integers(0, 150)),
-        hobbies=draw(st.lists(_text, max_size=4)),
+        age=draw(_ages),
+        hobbies=draw(_hobbies),
     )
     if draw(st.booleans()):
         p.address.city = draw(_text)
-        p.address.zip_code = draw(_zip_codes | _text)
+        p.address.zip_code = draw(_zip_code_or_text)
     return p
 
 
 # Valid-looking values, built from plain alphabets (regex strategies cost far more per draw).
 _usernames = st.text("abcdefghijklmnopqrstuvwxyz0123456789._-", min_size=1, max_size=20).map(lambda t: "fz" + t)
 _zip_codes = st.sampled_from(["8001", "SW1A 1AA", "10115", "75-001", "K1A0B1"])
+_zip_code_or_text = _zip_codes | _text
 
 # Each request message of each RPC, valid or nearly (the rules decide, not the fuzzer).
 MESSAGES = {
@@ -85,12 +90,18 @@ def varint(n: int) -> bytes:
             return bytes(out)
 
 
+_SPOILS = st.sampled_from(
+    ["as-is", "as-is", "as-is", "truncated", "bit-flip", "byte-set", "inserted", "wrong-wire-type",
+     "huge-length", "deep-nesting", "unknown-fields", "random", "doubled", "empty"])
+_HUGE_LENGTHS = st.sampled_from([2**31 - 1, 2**32 - 1, 2**63, 10**9, 9 * 2**20])
+_DEPTHS = st.sampled_from([99, 101, 1000, 100_000])
+_UNKNOWN_WIRE_TYPES = st.sampled_from([0, 1, 2, 5])
+
+
 @st.composite
 def spoiled(draw, data: bytes) -> tuple[str, bytes]:
     """(how, bytes): data itself, or data spoiled in one of the ways a client can."""
-    how = draw(st.sampled_from(
-        ["as-is", "as-is", "as-is", "truncated", "bit-flip", "byte-set", "inserted", "wrong-wire-type",
-         "huge-length", "deep-nesting", "unknown-fields", "random", "doubled", "empty"]))
+    how = draw(_SPOILS)
     if how == "as-is":
         return how, data
     if how == "empty":
@@ -116,17 +127,17 @@ def spoiled(draw, data: bytes) -> tuple[str, bytes]:
         return how, data + varint(field << 3 | wire) + draw(st.binary(min_size=0, max_size=6))
     if how == "huge-length":  # a length-delimited field that promises more than there is
         field = draw(st.integers(1, 2**29 - 1))
-        length = draw(st.sampled_from([2**31 - 1, 2**32 - 1, 2**63, 10**9, 9 * 2**20]))
+        length = draw(_HUGE_LENGTHS)
         return how, data + varint(field << 3 | 2) + varint(length) + b"xyz"
     if how == "deep-nesting":  # unknown groups nested deeper than any parser recurses
-        depth = draw(st.sampled_from([99, 101, 1000, 100_000]))
+        depth = draw(_DEPTHS)
         field = draw(st.integers(100, 200))
         return how, data + varint(field << 3 | 3) * depth + varint(field << 3 | 4) * depth
     if how == "unknown-fields":  # valid unknown fields, of every wire type
         extra = b""
         for _ in range(draw(st.integers(1, 4))):
             field = draw(st.integers(50, 2**29 - 1))
-            wire = draw(st.sampled_from([0, 1, 2, 5]))
+            wire = draw(_UNKNOWN_WIRE_TYPES)
             payload = {0: varint(draw(st.integers(0, 2**64 - 1))), 1: bytes(8), 5: bytes(4),
                        2: (lambda b: varint(len(b)) + b)(draw(st.binary(max_size=16)))}[wire]
             extra += varint(field << 3 | wire) + payload

@@ -41,8 +41,10 @@ LIMITS = {
 
 
 def _gzip_zeros(size: int) -> bytes:
-    """gzip of size zero bytes, compressed a megabyte at a time."""
-    z = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: the gzip container
+    """gzip of size zero bytes, compressed a megabyte at a time. Z_RLE: only runs of one byte,
+    which is all zeros are, at deflate's best ratio (260 KB for 256 MiB) in half the CPU of a
+    full search; every worker makes its own as it starts."""
+    z = zlib.compressobj(9, zlib.DEFLATED, 31, 9, zlib.Z_RLE)  # 31: the gzip container
     mib = bytes(1024 * 1024)
     out = [z.compress(mib) for _ in range(size // len(mib))]
     return b"".join(out) + z.flush()

@@ -13,6 +13,8 @@ mkdir -p "$out"
 
 "$ROOT/scripts/services/images.sh"
 sdk_venv "$out/venv" "$ROOT/fuzz/requirements.txt"
+# The suite's own unit tests (fuzz/tests) first: the code that judges the services must be right.
+(cd "$ROOT/fuzz" && "$out/venv/bin/python" -m unittest discover -s tests -q) || die "the fuzz suite's own tests failed"
 m2="$M2"
 # The person service's own decoder, for the oracle: the Java SDK and its runtime.
 export FUZZ_JAVA_CLASSPATH="$m2/com/acme/contracts/acme-contracts/$SDK_VERSION/acme-contracts-$SDK_VERSION.jar:$m2/com/google/protobuf/protobuf-java/$PROTOBUF_JAVA_VERSION/protobuf-java-$PROTOBUF_JAVA_VERSION.jar:$m2/build/buf/protovalidate/$PROTOVALIDATE_JAVA_VERSION/protovalidate-$PROTOVALIDATE_JAVA_VERSION.jar"
