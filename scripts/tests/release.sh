@@ -19,8 +19,13 @@
 source "$(dirname "$0")/../lib.sh"
 export REGISTRIES_DIR="$TOOLS/registries-release-test" NPM_REGISTRY_PORT="$(free_port)" PYPI_REGISTRY_PORT="$(free_port)" MAVEN_REGISTRY_PORT="$(free_port)"
 copy="$(mktemp -d)/contracts"
+# The copy's releases build their services under an image tag of their own: on this tree's tag
+# they would replace its images (which the outside consumers and every later suite run), and
+# each side would rebuild what the other had just replaced.
+copy_tag="$ACME_IMAGE_TAG-release-suite"
 rm -rf "$REGISTRIES_DIR"
 trap '"$ROOT/scripts/release/registries.sh" down >/dev/null; COMPAT_TOPOLOGY="release-test-$$" "$ROOT/compatibility-tests/topology.sh" down
+  docker rmi "acme/auth-node:$copy_tag" "acme/person-spring:$copy_tag" "acme/web-proxy:$copy_tag" >/dev/null 2>&1 || true
   rm -rf "$REGISTRIES_DIR" "$(dirname "$copy")"' EXIT
 "$ROOT/scripts/release/registries.sh" up >/dev/null
 eval "$("$ROOT/scripts/release/registries.sh" env)"
@@ -42,7 +47,7 @@ export GIT_AUTHOR_NAME=release-suite GIT_AUTHOR_EMAIL=suite@example.invalid GIT_
 cd "$copy"
 git init -q -b main && git add -A && git commit -qm "contracts as they are"
 # make release is this script with the Makefile's set-up, which the copy shares with the tree.
-release() { scripts/release/release.sh "$@" >"$copy/../release.log" 2>&1; }
+release() { ACME_IMAGE_TAG="$copy_tag" scripts/release/release.sh "$@" >"$copy/../release.log" 2>&1; }
 expect() { grep -qF -- "$1" "$copy/../release.log" || { tail -30 "$copy/../release.log"; die "expected '$1' ($2)"; }; }
 tags() { git tag --list 'v*' --sort=v:refname | paste -sd' ' -; }
 # refused WHAT TAGS — make release must refuse (WHAT: what it was asked to release) and leave the
