@@ -52,6 +52,20 @@ def link_tools(repo: pathlib.Path) -> None:
         (repo / name).symlink_to(ROOT / name, target_is_directory=True)
 
 
+# Fixtures made once per module that take seconds (the 60-file drift tree, the modified gate):
+# with cases run side by side (pytest-xdist), every test that uses one runs on the same worker,
+# so each is made once.
+SHARED_BY_MODULE = ("tree", "blind_gate")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups
+def pytest_collection_modifyitems(items):
+    for item in items:
+        for name in SHARED_BY_MODULE:
+            if name in item.fixturenames:
+                item.add_marker(pytest.mark.xdist_group(name))
+
+
 @pytest.fixture(scope="session")
 def template(tmp_path_factory) -> pathlib.Path:
     repo = tmp_path_factory.mktemp("template")
