@@ -133,7 +133,6 @@ public class TokenValidator {
     // service 500 times at once, and the last answers came after the deadline.)
     CompletableFuture<Caller> mine = new CompletableFuture<>();
     CompletableFuture<Caller> theirs = asking.putIfAbsent(key, mine);
-    System.err.println("DBG check " + key.substring(0,6) + " theirs=" + (theirs != null) + " " + Thread.currentThread().getName());
     if (theirs != null) {
       return theirs;
     }
@@ -142,7 +141,6 @@ public class TokenValidator {
       public void onSuccess(ValidateTokenResponse answer) {
         try {
           Caller caller = caller(answer);
-          System.err.println("DBG success " + key.substring(0,6));
           cache.put(key, new Checked(caller, clock.instant()));
           mine.complete(caller);
         } catch (RuntimeException e) {
@@ -156,7 +154,6 @@ public class TokenValidator {
       @Override
       public void onFailure(Throwable t) {
         RuntimeException failure = failure(t);
-        System.err.println("DBG failure " + key.substring(0,6) + " " + t);
         if (failure instanceof UnauthenticatedException) {
           cache.invalidate(key); // revoked: not another call on the old answer
         }
