@@ -46,6 +46,8 @@ public final class CrashTest {
    */
   private static final long MIN_UNARY = 2_000;
   private static final long MIN_STREAMS = 3;
+  /** Up to this many acknowledged calls more than MIN_UNARY before the crash: its random moment. */
+  private static final long MAX_EXTRA_UNARY = 1_000;
 
   private CrashTest() {}
 
@@ -68,20 +70,33 @@ public final class CrashTest {
     Load load = new Load(service, ledger, prefix, 8, 2);
     load.start();
     long started = System.nanoTime();
-    // The crash lands after some traffic was acknowledged, at a random moment of the load.
-    load.awaitProgress(MIN_UNARY, MIN_STREAMS, Duration.ofSeconds(60));
-    Thread.sleep(random.nextInt(2000));
+    // The crash lands after some traffic was acknowledged, at a random moment of the load: after
+    // a random number more acknowledged calls (a count, not a time, so a fast machine waits no
+    // longer than the traffic takes and a slow one still has the traffic).
+    long extra = random.nextInt((int) MAX_EXTRA_UNARY);
+    load.awaitProgress(MIN_UNARY + extra, MIN_STREAMS, Duration.ofSeconds(60));
     double loadSeconds = (System.nanoTime() - started) / 1e9;
     switch (scenario) {
       case "kill" -> {
         load.interrupted.set(true);
+        long issued = System.nanoTime();
         service.kill();
-        log("SIGKILL after %.1f s of load", loadSeconds);
+        long landed = System.nanoTime();
+        log("SIGKILL after %.1f s of load (%,d more calls acknowledged than the least)", loadSeconds, extra);
+        load.awaitStopped();
+        // The kill proves something only if it cut writes: calls sent before it was issued that
+        // failed, unanswered, after docker said the process was killed.
+        long cut = load.cutAcross(issued, landed);
+        log("%d RegisterPerson calls in flight when the process was killed", cut);
+        if (cut == 0) {
+          verdict.fail("the SIGKILL landed while no RegisterPerson was in flight", "");
+        }
       }
       case "term" -> terminate(service, load, ledger, prefix, verdict, loadSeconds);
       default -> throw new IllegalArgumentException("scenario must be kill, term or disk, not " + scenario);
     }
     load.awaitStopped();
+    log("the load stopped");
     verdict.failAll("a call failed before the " + scenario, load.unexpected());
     if (scenario.equals("term")) {
       // A clean stop refuses new calls (UNAVAILABLE) and finishes the others; nothing is cut.
@@ -98,10 +113,12 @@ public final class CrashTest {
         ledger.streams(Ledger.StreamState.HALF_CLOSED), ledger.streams(Ledger.StreamState.OPEN));
 
     service.start();
+    log("restarted");
     Map<String, List<Person>> stored = ReadBack.byName(service, prefix);
     log("after the restart: %,d people of the run stored", stored.size());
     Check.stored(ledger, stored, verdict);
     Replay.all(service, ledger, verdict);
+    log("replayed every call");
     Check.complete(ledger, ReadBack.byName(service, prefix), verdict);
     finish(scenario, store, verdict);
   }
@@ -202,7 +219,10 @@ public final class CrashTest {
     return value;
   }
 
+  /** When the program started: every line says how far into the scenario it is, so a slow phase shows. */
+  private static final long STARTED = System.nanoTime();
+
   static void log(String format, Object... args) {
-    System.out.printf("[crash] " + format + "%n", args);
+    System.out.printf("[crash %6.1f s] %s%n", (System.nanoTime() - STARTED) / 1e9, String.format(format, args));
   }
 }

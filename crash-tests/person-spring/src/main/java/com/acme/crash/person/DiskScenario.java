@@ -64,6 +64,7 @@ final class DiskScenario {
       root("mount", "-o", "remount,rw", mount);
     }
     service.start();
+    CrashTest.log("started on a writable data folder again");
     DiskWriters again = new DiskWriters(service, ledger, prefix + "rw-", 2);
     again.start();
     try {
@@ -77,8 +78,10 @@ final class DiskScenario {
         ledger.unary.size() - ledger.acknowledgedUnary());
     service.kill();
     service.start();
+    CrashTest.log("restarted");
     Check.stored(ledger, ReadBack.byName(service, prefix), verdict);
     Replay.all(service, ledger, verdict);
+    CrashTest.log("replayed every call");
     Check.complete(ledger, ReadBack.byName(service, prefix), verdict);
   }
 

@@ -35,6 +35,8 @@ final class Load {
   private final List<Thread> threads = new ArrayList<>();
   private final List<ManagedChannel> channels = new ArrayList<>();
   private final CountDownLatch stopped;
+  /** When each RegisterPerson call that failed was sent and when it ended (System.nanoTime). */
+  private final java.util.Queue<long[]> failedSpans = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
   Load(Service service, Ledger ledger, String prefix, int unaryWriters, int streamWriters) {
     this.service = service;
@@ -79,6 +81,14 @@ final class Load {
     }
   }
 
+  /**
+   * RegisterPerson calls sent before from that failed after to, never answered: the crash
+   * between from and to landed on them while they were in flight.
+   */
+  long cutAcross(long from, long to) {
+    return failedSpans.stream().filter(s -> s[0] < from && s[1] > to).count();
+  }
+
   /** Waits until every writer saw the interruption and stopped. */
   void awaitStopped() throws InterruptedException {
     if (!stopped.await(120, TimeUnit.SECONDS)) {
@@ -108,11 +118,13 @@ final class Load {
         Person person = person(prefix + "u" + writer + "-" + i, i);
         RegisterPersonRequest request = RegisterPersonRequest.newBuilder().setRequestId(requestId).setPerson(person).build();
         while (true) {
+          long sent = System.nanoTime();
           try {
             Person stored = stub.withDeadlineAfter(60, TimeUnit.SECONDS).registerPerson(request).getPerson();
             ledger.unary.add(new Ledger.Unary(requestId, person, stored.getId(), Status.Code.OK));
             break;
           } catch (StatusRuntimeException e) {
+            failedSpans.add(new long[] {sent, System.nanoTime()});
             Status.Code code = e.getStatus().getCode();
             if (!interrupted.get() && code == Status.Code.UNAVAILABLE) {
               continue; // as a client does: the same request_id again (a busy machine times out the auth call)
