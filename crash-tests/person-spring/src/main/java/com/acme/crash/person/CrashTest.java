@@ -2,12 +2,14 @@ package com.acme.crash.person;
 
 import com.acme.auth.v1.AuthServiceGrpc;
 import com.acme.auth.v1.LoginRequest;
+import com.acme.person.v1.GetPersonRequest;
 import com.acme.person.v1.PersonServiceGrpc;
 import com.acme.person.v1.RegisterPeopleRequest;
 import com.acme.person.v1.RegisterPeopleResponse;
 import com.acme.person.v1.Person;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
@@ -167,8 +169,9 @@ public final class CrashTest {
           throw new IllegalStateException(e);
         }
       });
-      Thread.sleep(1000);
-      log("SIGTERM after %.1f s of load; the open stream goes on", loadSeconds);
+      // The open stream goes on only once the service is stopping: once it refuses a new call.
+      awaitRefusal(service, stopped, verdict);
+      log("SIGTERM after %.1f s of load; the service refuses new calls, and the open stream goes on", loadSeconds);
       for (int j = 10; j < 20; j++) {
         open.onNext(RegisterPeopleRequest.newBuilder().setPerson(people.get(j)).build());
       }
@@ -195,6 +198,34 @@ public final class CrashTest {
     } finally {
       channel.shutdownNow();
     }
+  }
+
+  /**
+   * Waits until a new call (GetPerson of nobody) is refused with UNAVAILABLE: the SIGTERM has
+   * landed and the service is stopping. Until then it answers NOT_FOUND.
+   */
+  private static void awaitRefusal(Service service, CompletableFuture<Duration> stopped, Verdict verdict)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + GRACE.toNanos();
+    while (System.nanoTime() < deadline && !stopped.isDone()) {
+      ManagedChannel probe = service.channel();
+      try {
+        service.authorized(PersonServiceGrpc.newBlockingStub(probe)).withDeadlineAfter(10, TimeUnit.SECONDS)
+            .getPerson(GetPersonRequest.newBuilder().setId(UUID.randomUUID().toString()).build());
+      } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() == Status.Code.UNAVAILABLE) {
+          return;
+        }
+        if (e.getStatus().getCode() != Status.Code.NOT_FOUND) {
+          verdict.fail("a new call during SIGTERM ended otherwise than NOT_FOUND or UNAVAILABLE", Ledger.describe(e));
+          return;
+        }
+      } finally {
+        probe.shutdownNow();
+      }
+      Thread.sleep(50);
+    }
+    verdict.fail("no new call was refused with UNAVAILABLE after SIGTERM", stopped.isDone() ? "the service exited first" : "");
   }
 
   /** The line person-spring logs once its store has written everything and closed. */
