@@ -28,6 +28,8 @@ final class DiskWriters {
   private final AtomicBoolean stop = new AtomicBoolean();
   final Map<Status.Code, AtomicLong> outcomes = new ConcurrentHashMap<>();
   final List<String> unexpected = new CopyOnWriteArrayList<>();
+  /** When each call that failed was sent and when it ended (System.nanoTime). */
+  private final java.util.Queue<long[]> failedSpans = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
   DiskWriters(Service service, Ledger ledger, String prefix, int writers) {
     this.ledger = ledger;
@@ -40,12 +42,14 @@ final class DiskWriters {
         for (int i = 0; !stop.get(); i++) {
           Person person = Load.person(name + i, i);
           String requestId = UUID.randomUUID().toString();
+          long sent = System.nanoTime();
           try {
             Person stored = stub.withDeadlineAfter(60, TimeUnit.SECONDS).registerPerson(
                 RegisterPersonRequest.newBuilder().setRequestId(requestId).setPerson(person).build()).getPerson();
             ledger.unary.add(new Ledger.Unary(requestId, person, stored.getId(), Status.Code.OK));
             tally(Status.Code.OK);
           } catch (StatusRuntimeException e) {
+            failedSpans.add(new long[] {sent, System.nanoTime()});
             Status.Code code = e.getStatus().getCode();
             ledger.unary.add(new Ledger.Unary(requestId, person, null, code));
             tally(code);
@@ -89,6 +93,11 @@ final class DiskWriters {
       Thread.sleep(50);
     }
     return true;
+  }
+
+  /** Calls sent before from that failed after to, never answered: a crash between cut them. */
+  long cutAcross(long from, long to) {
+    return failedSpans.stream().filter(s -> s[0] < from && s[1] > to).count();
   }
 
   /** Calls that failed with either code the contract allows for a failing disk. */
