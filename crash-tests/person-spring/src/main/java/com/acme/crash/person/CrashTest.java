@@ -83,12 +83,12 @@ public final class CrashTest {
         load.interrupted.set(true);
         long issued = System.nanoTime();
         service.kill();
-        long landed = System.nanoTime();
         log("SIGKILL after %.1f s of load (%,d more calls acknowledged than the least)", loadSeconds, extra);
         load.awaitStopped();
         // The kill proves something only if it cut writes: calls sent before it was issued that
-        // failed, unanswered, after docker said the process was killed.
-        long cut = load.cutAcross(issued, landed);
+        // failed after, never answered. (The client can see the connection drop before the
+        // docker command returns, so that moment is no bound.)
+        long cut = load.cutAt(issued);
         log("%d RegisterPerson calls in flight when the process was killed", cut);
         if (cut == 0) {
           verdict.fail("the SIGKILL landed while no RegisterPerson was in flight", "");

@@ -95,9 +95,9 @@ final class DiskWriters {
     return true;
   }
 
-  /** Calls sent before from that failed after to, never answered: a crash between cut them. */
-  long cutAcross(long from, long to) {
-    return failedSpans.stream().filter(s -> s[0] < from && s[1] > to).count();
+  /** Calls sent before the instant that failed after it, never answered: a crash then cut them. */
+  long cutAt(long instant) {
+    return failedSpans.stream().filter(s -> s[0] < instant && s[1] > instant).count();
   }
 
   /** Calls that failed with either code the contract allows for a failing disk. */

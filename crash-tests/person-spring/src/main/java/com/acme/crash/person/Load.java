@@ -82,11 +82,11 @@ final class Load {
   }
 
   /**
-   * RegisterPerson calls sent before from that failed after to, never answered: the crash
-   * between from and to landed on them while they were in flight.
+   * RegisterPerson calls sent before the instant that failed after it, never answered: a crash
+   * at that instant landed on them while they were in flight.
    */
-  long cutAcross(long from, long to) {
-    return failedSpans.stream().filter(s -> s[0] < from && s[1] > to).count();
+  long cutAt(long instant) {
+    return failedSpans.stream().filter(s -> s[0] < instant && s[1] > instant).count();
   }
 
   /** Waits until every writer saw the interruption and stopped. */
