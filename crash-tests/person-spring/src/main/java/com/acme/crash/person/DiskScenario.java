@@ -68,16 +68,18 @@ final class DiskScenario {
     DiskWriters again = new DiskWriters(service, ledger, prefix + "rw-", 2);
     again.start();
     long issued;
+    long returned;
     try {
       expect(again.awaitStored(PROGRESS, 180), "writes did not come back on a writable folder", verdict);
       // The kill lands under these writers: it proves something only if it cuts writes.
       issued = System.nanoTime();
       service.kill();
+      returned = System.nanoTime();
     } finally {
       again.stop();
     }
     verdict.failAll("a write ended otherwise than OK, RESOURCE_EXHAUSTED or UNAVAILABLE", again.unexpected);
-    long cut = again.cutAt(issued);
+    long cut = again.cutAcross(issued, returned);
     CrashTest.log("writes: %,d acknowledged, %,d refused; SIGKILL with %d in flight, and restart",
         ledger.acknowledgedUnary(), ledger.unary.size() - ledger.acknowledgedUnary(), cut);
     expect(cut > 0, "the SIGKILL landed while no RegisterPerson was in flight", verdict);

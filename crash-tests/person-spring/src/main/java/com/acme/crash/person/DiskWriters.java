@@ -95,9 +95,12 @@ final class DiskWriters {
     return true;
   }
 
-  /** Calls sent before the instant that failed after it, never answered: a crash then cut them. */
-  long cutAt(long instant) {
-    return failedSpans.stream().filter(s -> s[0] < instant && s[1] > instant).count();
+  /**
+   * Calls that failed, never answered, sent before to (when docker said the process was
+   * killed) and ended after from (when the kill was issued): unanswered across the kill.
+   */
+  long cutAcross(long from, long to) {
+    return failedSpans.stream().filter(s -> s[0] < to && s[1] > from).count();
   }
 
   /** Calls that failed with either code the contract allows for a failing disk. */

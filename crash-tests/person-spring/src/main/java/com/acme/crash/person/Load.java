@@ -82,11 +82,11 @@ final class Load {
   }
 
   /**
-   * RegisterPerson calls sent before the instant that failed after it, never answered: a crash
-   * at that instant landed on them while they were in flight.
+   * Calls that failed, never answered, sent before to (when docker said the process was
+   * killed) and ended after from (when the kill was issued): unanswered across the kill.
    */
-  long cutAt(long instant) {
-    return failedSpans.stream().filter(s -> s[0] < instant && s[1] > instant).count();
+  long cutAcross(long from, long to) {
+    return failedSpans.stream().filter(s -> s[0] < to && s[1] > from).count();
   }
 
   /** Waits until every writer saw the interruption and stopped. */
