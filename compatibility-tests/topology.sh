@@ -8,6 +8,8 @@
 # COMPAT_TOPOLOGY names it (default compat-dev), so several can run side by side; with
 # TOPOLOGY_DATA set, person-spring keeps its H2 database in that folder. TOPOLOGY_AUTH_ENV and
 # TOPOLOGY_PERSON_ENV (NAME=VALUE …) override settings of the env files for one use.
+# TOPOLOGY_SERVICES_ONLY=1 starts only the two services: no web proxy and no newer schema (what
+# pages and the unknown-fields cases need), for a suite that speaks to the services alone.
 source "$(dirname "$0")/../scripts/lib.sh"
 here="$ROOT/compatibility-tests"
 name="${COMPAT_TOPOLOGY:-compat-dev}"
@@ -45,7 +47,7 @@ case "${1:-}" in
       --env-file "$here/person-spring.env" \
       $(for s in ${TOPOLOGY_PERSON_ENV:-}; do echo "-e $s"; done) "$PERSON_SPRING_IMAGE" >/dev/null
     # The services' web proxy (web-proxy.env), for pages.
-    docker run -d --name "$name-web-proxy" --network "$name" --memory "$WEB_PROXY_MEMORY" -p 127.0.0.1::8088 \
+    [[ -n "${TOPOLOGY_SERVICES_ONLY:-}" ]] || docker run -d --name "$name-web-proxy" --network "$name" --memory "$WEB_PROXY_MEMORY" -p 127.0.0.1::8088 \
       --env-file "$here/web-proxy.env" -e WEB_PROXY_ALLOWED_ORIGINS="$page_origin" "$WEB_PROXY_IMAGE" >/dev/null
     wait_for "$name-auth" '"auth service listening"'
     wait_for "$name-person" 'Started PersonSpringApplication'
@@ -53,14 +55,16 @@ case "${1:-}" in
     echo "export AUTH_REST_TARGET=$(docker port "$name-auth" 8081/tcp | head -1)"
     echo "export PERSON_TARGET=$(docker port "$name-person" 9090/tcp | head -1)"
     echo "export PERSON_REST_TARGET=$(docker port "$name-person" 8080/tcp | head -1)"
-    wait_for "$name-web-proxy" '"web proxy listening"'
-    # A page reaches person-spring through the web proxy and auth-node directly (features.yaml).
-    web="$(docker port "$name-web-proxy" 8088/tcp | head -1)"
-    echo "export PERSON_WEB_TARGET=$web AUTH_WEB_TARGET=$(docker port "$name-auth" 50051/tcp | head -1) BROWSER_PAGE_ORIGIN=$page_origin"
+    if [[ -z "${TOPOLOGY_SERVICES_ONLY:-}" ]]; then
+      wait_for "$name-web-proxy" '"web proxy listening"'
+      # A page reaches person-spring through the web proxy and auth-node directly (features.yaml).
+      web="$(docker port "$name-web-proxy" 8088/tcp | head -1)"
+      echo "export PERSON_WEB_TARGET=$web AUTH_WEB_TARGET=$(docker port "$name-auth" 50051/tcp | head -1) BROWSER_PAGE_ORIGIN=$page_origin"
+    fi
     echo "export AUTH_CONTAINER=$name-auth PERSON_CONTAINER=$name-person"
     echo "export $(grep '^AUTH_ADMIN_USERNAME=' "$here/auth-node.env") AUTH_ADMIN_PASSWORD=$admin_password"
     echo "export COMPAT_RUN_ID=d$(head -c4 /dev/urandom | od -An -tx1 | tr -d ' \n' | cut -c1-7)"
-    echo "export COMPAT_NEXT_DESCRIPTORS=$("$ROOT/compatibility-tests/schema-next/build.sh")"
+    [[ -n "${TOPOLOGY_SERVICES_ONLY:-}" ]] || echo "export COMPAT_NEXT_DESCRIPTORS=$("$ROOT/compatibility-tests/schema-next/build.sh")"
     ;;
   down)
     docker rm -f "$name-auth" "$name-person" "$name-web-proxy" >/dev/null 2>&1 || true

@@ -2,12 +2,14 @@ package com.acme.crash.person;
 
 import com.acme.auth.v1.AuthServiceGrpc;
 import com.acme.auth.v1.LoginRequest;
+import com.acme.person.v1.GetPersonRequest;
 import com.acme.person.v1.PersonServiceGrpc;
 import com.acme.person.v1.RegisterPeopleRequest;
 import com.acme.person.v1.RegisterPeopleResponse;
 import com.acme.person.v1.Person;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
@@ -46,6 +48,8 @@ public final class CrashTest {
    */
   private static final long MIN_UNARY = 2_000;
   private static final long MIN_STREAMS = 3;
+  /** Up to this many acknowledged calls more than MIN_UNARY before the crash: its random moment. */
+  private static final long MAX_EXTRA_UNARY = 1_000;
 
   private CrashTest() {}
 
@@ -68,20 +72,34 @@ public final class CrashTest {
     Load load = new Load(service, ledger, prefix, 8, 2);
     load.start();
     long started = System.nanoTime();
-    // The crash lands after some traffic was acknowledged, at a random moment of the load.
-    load.awaitProgress(MIN_UNARY, MIN_STREAMS, Duration.ofSeconds(60));
-    Thread.sleep(random.nextInt(2000));
+    // The crash lands after some traffic was acknowledged, at a random moment of the load: after
+    // a random number more acknowledged calls (a count, not a time, so a fast machine waits no
+    // longer than the traffic takes and a slow one still has the traffic).
+    long extra = random.nextInt((int) MAX_EXTRA_UNARY);
+    load.awaitProgress(MIN_UNARY + extra, MIN_STREAMS, Duration.ofSeconds(60));
     double loadSeconds = (System.nanoTime() - started) / 1e9;
     switch (scenario) {
       case "kill" -> {
         load.interrupted.set(true);
+        long issued = System.nanoTime();
         service.kill();
-        log("SIGKILL after %.1f s of load", loadSeconds);
+        long returned = System.nanoTime();
+        log("SIGKILL after %.1f s of load (%,d more calls acknowledged than the least)", loadSeconds, extra);
+        load.awaitStopped();
+        // The kill proves something only if it cut writes: calls never answered that were sent
+        // before docker said the process was killed and ended after the kill was issued. The
+        // moment the signal lands lies between; a bound on one side alone raced fast calls.
+        long cut = load.cutAcross(issued, returned);
+        log("%d RegisterPerson calls in flight when the process was killed", cut);
+        if (cut == 0) {
+          verdict.fail("the SIGKILL landed while no RegisterPerson was in flight", "");
+        }
       }
       case "term" -> terminate(service, load, ledger, prefix, verdict, loadSeconds);
       default -> throw new IllegalArgumentException("scenario must be kill, term or disk, not " + scenario);
     }
     load.awaitStopped();
+    log("the load stopped");
     verdict.failAll("a call failed before the " + scenario, load.unexpected());
     if (scenario.equals("term")) {
       // A clean stop refuses new calls (UNAVAILABLE) and finishes the others; nothing is cut.
@@ -98,10 +116,12 @@ public final class CrashTest {
         ledger.streams(Ledger.StreamState.HALF_CLOSED), ledger.streams(Ledger.StreamState.OPEN));
 
     service.start();
+    log("restarted");
     Map<String, List<Person>> stored = ReadBack.byName(service, prefix);
     log("after the restart: %,d people of the run stored", stored.size());
     Check.stored(ledger, stored, verdict);
     Replay.all(service, ledger, verdict);
+    log("replayed every call");
     Check.complete(ledger, ReadBack.byName(service, prefix), verdict);
     finish(scenario, store, verdict);
   }
@@ -150,8 +170,9 @@ public final class CrashTest {
           throw new IllegalStateException(e);
         }
       });
-      Thread.sleep(1000);
-      log("SIGTERM after %.1f s of load; the open stream goes on", loadSeconds);
+      // The open stream goes on only once the service is stopping: once it refuses a new call.
+      awaitRefusal(service, stopped, verdict);
+      log("SIGTERM after %.1f s of load; the service refuses new calls, and the open stream goes on", loadSeconds);
       for (int j = 10; j < 20; j++) {
         open.onNext(RegisterPeopleRequest.newBuilder().setPerson(people.get(j)).build());
       }
@@ -180,6 +201,35 @@ public final class CrashTest {
     }
   }
 
+  /**
+   * Waits until a new call (GetPerson of nobody) is refused with UNAVAILABLE: the SIGTERM has
+   * landed and the service is stopping. Until then it answers NOT_FOUND.
+   */
+  private static void awaitRefusal(Service service, CompletableFuture<Duration> stopped, Verdict verdict)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + GRACE.toNanos();
+    while (System.nanoTime() < deadline && !stopped.isDone()) {
+      ManagedChannel probe = service.channel();
+      try {
+        service.authorized(PersonServiceGrpc.newBlockingStub(probe)).withDeadlineAfter(10, TimeUnit.SECONDS)
+            .getPerson(GetPersonRequest.newBuilder().setId(UUID.randomUUID().toString()).build());
+      } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() == Status.Code.UNAVAILABLE) {
+          return;
+        }
+        // A probe that outlived its deadline on a busy machine says nothing either way.
+        if (e.getStatus().getCode() != Status.Code.NOT_FOUND && e.getStatus().getCode() != Status.Code.DEADLINE_EXCEEDED) {
+          verdict.fail("a new call during SIGTERM ended otherwise than NOT_FOUND or UNAVAILABLE", Ledger.describe(e));
+          return;
+        }
+      } finally {
+        probe.shutdownNow();
+      }
+      Thread.sleep(50);
+    }
+    verdict.fail("no new call was refused with UNAVAILABLE after SIGTERM", stopped.isDone() ? "the service exited first" : "");
+  }
+
   /** The line person-spring logs once its store has written everything and closed. */
   static final String STORE_CLOSED = "person store closed";
 
@@ -202,7 +252,10 @@ public final class CrashTest {
     return value;
   }
 
+  /** When the program started: every line says how far into the scenario it is, so a slow phase shows. */
+  private static final long STARTED = System.nanoTime();
+
   static void log(String format, Object... args) {
-    System.out.printf("[crash] " + format + "%n", args);
+    System.out.printf("[crash %6.1f s] %s%n", (System.nanoTime() - STARTED) / 1e9, String.format(format, args));
   }
 }

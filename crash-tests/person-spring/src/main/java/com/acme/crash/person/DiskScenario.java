@@ -11,9 +11,9 @@ import java.util.List;
  * is left) and is freed; then the service starts on the folder remounted read-only, and again
  * once it is writable. Every write ends OK, RESOURCE_EXHAUSTED or UNAVAILABLE (none OK while
  * read-only), the service says what happened in its log, reads go on while writes are refused,
- * and writes come back by themselves when space does. At the end the service is killed and
- * started again, and everything acknowledged must be there, whole, once (Check), and every
- * request_id answered the same.
+ * and writes come back by themselves when space does. At the end the service is killed while
+ * writes are in flight and started again, and everything acknowledged must be there, whole,
+ * once (Check), and every request_id answered the same.
  */
 final class DiskScenario {
   private static final long PROGRESS = 100;
@@ -64,21 +64,30 @@ final class DiskScenario {
       root("mount", "-o", "remount,rw", mount);
     }
     service.start();
+    CrashTest.log("started on a writable data folder again");
     DiskWriters again = new DiskWriters(service, ledger, prefix + "rw-", 2);
     again.start();
+    long issued;
+    long returned;
     try {
       expect(again.awaitStored(PROGRESS, 180), "writes did not come back on a writable folder", verdict);
+      // The kill lands under these writers: it proves something only if it cuts writes.
+      issued = System.nanoTime();
+      service.kill();
+      returned = System.nanoTime();
     } finally {
       again.stop();
     }
     verdict.failAll("a write ended otherwise than OK, RESOURCE_EXHAUSTED or UNAVAILABLE", again.unexpected);
-
-    CrashTest.log("writes: %,d acknowledged, %,d refused; SIGKILL and restart", ledger.acknowledgedUnary(),
-        ledger.unary.size() - ledger.acknowledgedUnary());
-    service.kill();
+    long cut = again.cutAcross(issued, returned);
+    CrashTest.log("writes: %,d acknowledged, %,d refused; SIGKILL with %d in flight, and restart",
+        ledger.acknowledgedUnary(), ledger.unary.size() - ledger.acknowledgedUnary(), cut);
+    expect(cut > 0, "the SIGKILL landed while no RegisterPerson was in flight", verdict);
     service.start();
+    CrashTest.log("restarted");
     Check.stored(ledger, ReadBack.byName(service, prefix), verdict);
     Replay.all(service, ledger, verdict);
+    CrashTest.log("replayed every call");
     Check.complete(ledger, ReadBack.byName(service, prefix), verdict);
   }
 

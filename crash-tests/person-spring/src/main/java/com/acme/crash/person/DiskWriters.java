@@ -28,6 +28,8 @@ final class DiskWriters {
   private final AtomicBoolean stop = new AtomicBoolean();
   final Map<Status.Code, AtomicLong> outcomes = new ConcurrentHashMap<>();
   final List<String> unexpected = new CopyOnWriteArrayList<>();
+  /** When each call that failed was sent and when it ended (System.nanoTime). */
+  private final java.util.Queue<long[]> failedSpans = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
   DiskWriters(Service service, Ledger ledger, String prefix, int writers) {
     this.ledger = ledger;
@@ -40,12 +42,14 @@ final class DiskWriters {
         for (int i = 0; !stop.get(); i++) {
           Person person = Load.person(name + i, i);
           String requestId = UUID.randomUUID().toString();
+          long sent = System.nanoTime();
           try {
             Person stored = stub.withDeadlineAfter(60, TimeUnit.SECONDS).registerPerson(
                 RegisterPersonRequest.newBuilder().setRequestId(requestId).setPerson(person).build()).getPerson();
             ledger.unary.add(new Ledger.Unary(requestId, person, stored.getId(), Status.Code.OK));
             tally(Status.Code.OK);
           } catch (StatusRuntimeException e) {
+            failedSpans.add(new long[] {sent, System.nanoTime()});
             Status.Code code = e.getStatus().getCode();
             ledger.unary.add(new Ledger.Unary(requestId, person, null, code));
             tally(code);
@@ -89,6 +93,14 @@ final class DiskWriters {
       Thread.sleep(50);
     }
     return true;
+  }
+
+  /**
+   * Calls that failed, never answered, sent before to (when docker said the process was
+   * killed) and ended after from (when the kill was issued): unanswered across the kill.
+   */
+  long cutAcross(long from, long to) {
+    return failedSpans.stream().filter(s -> s[0] < to && s[1] > from).count();
   }
 
   /** Calls that failed with either code the contract allows for a failing disk. */
