@@ -23,10 +23,10 @@ cd "$ROOT"
 # runs the services asks for the images once; rebuilding every time cost each of them ~30 s).
 AUTH_NODE_BASE="${AUTH_NODE_BASE_IMAGE:-acme/node-base:24}"
 [[ "$AUTH_NODE_BASE" == acme/node-base:* && "$mode" == image* ]] && "$ROOT/scripts/setup/base-images.sh"
-image_inputs() {
-  echo "$(inputs_hash services/auth-node gen/ts package.json package-lock.json versions.env scripts/services/auth-node.sh)-$(docker image inspect -f '{{.Id}}' "$AUTH_NODE_BASE" 2>/dev/null | cut -c8-19)"
-}
-if [[ "$mode" == image-build ]] && up_to_date "$AUTH_NODE_IMAGE" "$(image_inputs)"; then
+if [[ "$mode" == image* ]]; then
+  image_inputs="$(inputs_hash services/auth-node gen/ts package.json package-lock.json versions.env scripts/services/auth-node.sh)-$(docker image inspect -f '{{.Id}}' "$AUTH_NODE_BASE" 2>/dev/null | cut -c8-19)"
+fi
+if [[ "$mode" == image-build ]] && up_to_date "$AUTH_NODE_IMAGE" "$image_inputs"; then
   log "$AUTH_NODE_IMAGE is up to date"
   exit 0
 fi
@@ -56,7 +56,7 @@ stage_image() {
       cp -rL "$dir/." "$stage/app/node_modules/$rel/"
     fi
   done < <(cd "$ROOT" && npm ls --parseable --omit=dev --all -w services/auth-node)
-  docker build -q -t "$AUTH_NODE_IMAGE" --label "acme.inputs=$(image_inputs)" --build-arg "BASE_IMAGE=$base" -f "$service/Dockerfile" "$stage" >/dev/null
+  docker build -q -t "$AUTH_NODE_IMAGE" --label "acme.inputs=$image_inputs" --build-arg "BASE_IMAGE=$base" -f "$service/Dockerfile" "$stage" >/dev/null
   echo "auth-node image: $AUTH_NODE_IMAGE on $base ($(docker image inspect -f '{{.Size}}' "$AUTH_NODE_IMAGE" | numfmt --to=iec))"
 }
 

@@ -2,6 +2,7 @@
 // (services/auth-node/README.md). Invalid values stop the start with a clear message
 // instead of being silently replaced by defaults.
 import { resolve } from "node:path";
+import type { ConnectionAge } from "./connection-age.js";
 import { type CorsSettings, parseOrigins } from "./cors.js";
 import { type LogLevel, logLevels } from "./log.js";
 import type { PostgresSettings } from "./postgres-store.js";
@@ -69,7 +70,7 @@ export interface Config {
   shutdownGraceMs: number;
   /** How long an HTTP/2 connection of the RPC port lives, and how long its calls in flight may
    * then take (connection-age.ts). maxAgeMs 0: as long as the client keeps it. */
-  connectionAge: { maxAgeMs: number; graceMs: number };
+  connectionAge: ConnectionAge;
   /** Which web origins may call the RPC port from a browser (cors.ts). */
   cors: CorsSettings;
   /** Prometheus metrics (metrics.ts): off, nothing is counted and the port is not opened. */
