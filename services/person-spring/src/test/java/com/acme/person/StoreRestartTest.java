@@ -1,5 +1,7 @@
 package com.acme.person;
 
+import static com.acme.person.ServiceOnDataFolder.start;
+import static com.acme.person.ServiceOnDataFolder.stub;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,26 +10,17 @@ import com.acme.person.store.DamagedStoreFailureAnalyzer;
 import com.acme.person.store.JournalFixture;
 import com.acme.person.v1.GetPersonRequest;
 import com.acme.person.v1.Person;
-import com.acme.person.v1.PersonServiceGrpc;
-import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.MetadataUtils;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 
 /**
  * The embedded store across restarts, as the service runs by default (an H2 file): what its
@@ -36,8 +29,6 @@ import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
  * damaged journal or database file stops the start with the file named.
  */
 class StoreRestartTest {
-
-  private static final StandInAuthService AUTH = StandInAuthService.shared();
 
   @Test
   void whatTheJournalHoldsIsStoredAgainAtTheNextStart(@TempDir Path data) throws Exception {
@@ -107,31 +98,5 @@ class StoreRestartTest {
       assertThat(analysis).as("the start-up failure is a damaged store: %s", failure).isNotNull();
       assertThat(analysis.getDescription() + analysis.getAction()).contains(file.getFileName().toString());
     });
-  }
-
-  private static ConfigurableApplicationContext start(Path data) {
-    return new SpringApplicationBuilder(PersonSpringApplication.class)
-        .run(
-            "--PERSON_DATA_DIR=" + data,
-            "--spring.grpc.server.port=0",
-            "--server.port=0",
-            "--person.auth.address=localhost:" + AUTH.port(),
-            "--logging.level.root=WARN");
-  }
-
-  private static PersonServiceGrpc.PersonServiceBlockingStub stub(ConfigurableApplicationContext app) {
-    int port = app.getBean(GrpcServerLifecycle.class).getPort();
-    ManagedChannel channel = NettyChannelBuilder.forAddress("localhost", port).usePlaintext().build();
-    app.addApplicationListener(event -> {
-      if (event instanceof org.springframework.context.event.ContextClosedEvent) {
-        channel.shutdownNow();
-      }
-    });
-    Metadata headers = new Metadata();
-    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
-        "Bearer " + AUTH.issue(Duration.ofMinutes(5)));
-    return PersonServiceGrpc.newBlockingStub(channel)
-        .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
-        .withDeadlineAfter(30, TimeUnit.SECONDS);
   }
 }
