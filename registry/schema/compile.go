@@ -17,7 +17,6 @@ import (
 	"github.com/bufbuild/protocompile"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
 )
@@ -95,24 +94,10 @@ func Compile(ctx context.Context, name, text string, refs map[string]*descriptor
 		}
 		return nil, invalid("%v", err)
 	}
-	set := &descriptorpb.FileDescriptorSet{}
-	seen := map[string]bool{}
-	var add func(f protoreflect.FileDescriptor)
-	add = func(f protoreflect.FileDescriptor) {
-		if seen[f.Path()] {
-			return
-		}
-		seen[f.Path()] = true
-		imports := f.Imports()
-		for i := 0; i < imports.Len(); i++ {
-			add(imports.Get(i).FileDescriptor)
-		}
-		fd := protodesc.ToFileDescriptorProto(f)
+	set := image.FileSet(files[:1], func(fd *descriptorpb.FileDescriptorProto, f protoreflect.FileDescriptor) {
 		clearUnknown(fd)
 		markImport(fd, f.Path() != name)
-		set.File = append(set.File, fd)
-	}
-	add(files[0])
+	})
 	im, err := image.New(name, set)
 	if err != nil {
 		return nil, invalid("%v", err)

@@ -14,9 +14,6 @@ import (
 	"github.com/acme/contracts/gate/image"
 	"github.com/bufbuild/protocompile"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
-	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/descriptorpb"
 )
 
 // Compile compiles the sources (path → text) into an image; a compile error fails the test.
@@ -53,23 +50,7 @@ func CompileErr(name string, sources map[string]string) (*image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	set := &descriptorpb.FileDescriptorSet{}
-	seen := map[string]bool{}
-	var add func(f protoreflect.FileDescriptor)
-	add = func(f protoreflect.FileDescriptor) {
-		if seen[f.Path()] {
-			return
-		}
-		seen[f.Path()] = true
-		imports := f.Imports()
-		for i := 0; i < imports.Len(); i++ {
-			add(imports.Get(i).FileDescriptor)
-		}
-		set.File = append(set.File, protodesc.ToFileDescriptorProto(f))
-	}
-	for _, f := range files {
-		add(f)
-	}
+	set := image.FileSet(files, nil)
 	data, err := proto.Marshal(set)
 	if err != nil {
 		return nil, err
