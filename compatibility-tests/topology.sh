@@ -4,7 +4,8 @@
 # by the alias auth-node, web-proxy reaching person-spring by the alias person-spring), with
 # the settings of auth-node.env, person-spring.env and web-proxy.env and the
 # limits of containers.env, every port published on 127.0.0.1. `up` waits until both serve and
-# prints the environment a client needs: `eval "$(compatibility-tests/topology.sh up)"`.
+# prints the environment a client needs: `env="$(compatibility-tests/topology.sh up)" || die …;
+# eval "$env"` (an `eval "$(…)"` would not stop on a topology that did not start).
 # COMPAT_TOPOLOGY names it (default compat-dev), so several can run side by side; with
 # TOPOLOGY_DATA set, person-spring keeps its H2 database in that folder. TOPOLOGY_AUTH_ENV and
 # TOPOLOGY_PERSON_ENV (NAME=VALUE …) override settings of the env files for one use.
@@ -17,15 +18,17 @@ admin_password="compat-admin-password"
 # shellcheck source=containers.env
 source "$here/containers.env"
 
-# wait_for CONTAINER PATTERN — until the container's log has the line, or it died.
+# wait_for CONTAINER PATTERN — until the container's log has the line, or it died, or
+# TOPOLOGY_START_SECONDS passed (by the clock: on a loaded machine `docker logs` itself is slow).
 wait_for() {
-  for _ in $(seq 240); do
+  local deadline=$((SECONDS + ${TOPOLOGY_START_SECONDS:-300}))
+  while ((SECONDS < deadline)); do
     docker logs "$1" 2>&1 | grep -q "$2" && return
     [[ "$(docker inspect -f '{{.State.Running}}' "$1")" == true ]] || break
     sleep 0.5
   done
   docker logs "$1" 2>&1 | tail -20 >&2
-  die "$1 did not start"
+  die "$1 did not start (within ${TOPOLOGY_START_SECONDS:-300} s, or it stopped)"
 }
 
 case "${1:-}" in

@@ -25,7 +25,8 @@ export NODE="$NODE_HOME/bin/node"
 export COMPAT_TOPOLOGY="fuzz-$$" TOPOLOGY_DATA="$out/person-data-$$" TOPOLOGY_PERSON_ENV="AUTH_CACHE_TTL=5s"
 trap '"$ROOT/compatibility-tests/topology.sh" down; rm -rf "$TOPOLOGY_DATA"' EXIT
 log "starting the services"
-eval "$("$ROOT/compatibility-tests/topology.sh" up)"
+topology="$("$ROOT/compatibility-tests/topology.sh" up)" || die "the topology did not start (above)"
+eval "$topology"
 
 # Two workers per service, each with its own seed and share of the inputs: a worker waits on
 # the service about half of the time, so two keep both cores busy.

@@ -13,7 +13,8 @@ v="$SDK_VERSION"
 
 "$ROOT/scripts/sdk/all.sh" build >/dev/null
 "$ROOT/scripts/release/registries.sh" up >/dev/null
-eval "$("$ROOT/scripts/release/registries.sh" env)"
+registries="$("$ROOT/scripts/release/registries.sh" env)" || die "the registries did not start (above)"
+eval "$registries"
 
 log "publish $v to the three registries"
 "$ROOT/scripts/release/publish.sh" | tee "$work/first.log"

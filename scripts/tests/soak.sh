@@ -17,6 +17,7 @@ judge=()
 buf build -o "$out/contracts.binpb"
 export COMPAT_TOPOLOGY="soak-$$" TOPOLOGY_DATA="$out/person-data-$$" TOPOLOGY_PERSON_ENV="AUTH_CACHE_TTL=5s"
 trap '"$ROOT/compatibility-tests/topology.sh" down; rm -rf "$TOPOLOGY_DATA"' EXIT
-eval "$("$ROOT/compatibility-tests/topology.sh" up)"
+topology="$("$ROOT/compatibility-tests/topology.sh" up)" || die "the topology did not start (above)"
+eval "$topology"
 python3 "$ROOT/benchmarks/soak.py" --intervals "$intervals" --seconds "$seconds" "${judge[@]}" \
   --ghz "$BIN/ghz" --grpcurl "$BIN/grpcurl" --protoset "$out/contracts.binpb" --report "$out/report.json"
