@@ -34,6 +34,10 @@ public final class Topology implements AutoCloseable {
   static final int WEB_PROXY_PORT = 8088;
 
   private static final String AUTH_READY = ".*\"auth service listening\".*";
+  // How long a container may take to start: topology.sh's TOPOLOGY_START_SECONDS, read here too
+  // so both ways of starting the topology give a loaded machine the same time.
+  private static final Duration START =
+      Duration.ofSeconds(Long.parseLong(System.getenv().getOrDefault("TOPOLOGY_START_SECONDS", "300")));
 
   public final String adminUsername;
   public final String adminPassword = "compat-" + UUID.randomUUID();
@@ -94,7 +98,7 @@ public final class Topology implements AutoCloseable {
             .withEnv(authEnv)
             .withCreateContainerCmdModifier(memory(EnvFile.require(limits, "AUTH_NODE_MEMORY")))
             .withEnv("AUTH_ADMIN_PASSWORD", adminPassword)
-            .waitingFor(Wait.forLogMessage(AUTH_READY, 1).withStartupTimeout(Duration.ofSeconds(60)));
+            .waitingFor(Wait.forLogMessage(AUTH_READY, 1).withStartupTimeout(START));
     person =
         new GenericContainer<>(image(config, "person-spring"))
             .withImagePullPolicy(name -> false)
@@ -107,7 +111,7 @@ public final class Topology implements AutoCloseable {
             .withFileSystemBind(dbDir.toString(), "/data", BindMode.READ_WRITE)
             .waitingFor(
                 Wait.forLogMessage(".*Started PersonSpringApplication.*", 1)
-                    .withStartupTimeout(Duration.ofSeconds(120)));
+                    .withStartupTimeout(START));
     webProxy =
         new GenericContainer<>(DockerImageName.parse(webProxyImage(config)))
             .withImagePullPolicy(name -> false)
@@ -115,7 +119,7 @@ public final class Topology implements AutoCloseable {
             .withExposedPorts(WEB_PROXY_PORT)
             .withEnv(webProxyEnv)
             .withCreateContainerCmdModifier(memory(EnvFile.require(limits, "WEB_PROXY_MEMORY")))
-            .waitingFor(Wait.forLogMessage(".*\"web proxy listening\".*", 1).withStartupTimeout(Duration.ofSeconds(30)));
+            .waitingFor(Wait.forLogMessage(".*\"web proxy listening\".*", 1).withStartupTimeout(START));
   }
 
   private static String webProxyImage(Config config) {
