@@ -88,6 +88,15 @@ for path in sorted(set(sys.stdin.buffer.read().split(b"\0")) - {b""}):
 print(h.hexdigest()[:32])')
 }
 
+# built_stamp HASH FILE… — one line for a build's inputs (HASH, from inputs_hash) and the
+# content of every FILE it made (a missing one counts). A build that finds its stamp file
+# holding the line of now made exactly these files from exactly these inputs, and is skipped;
+# a file changed or removed since, or another input, and the build runs again.
+built_stamp() {
+  local hash="$1"; shift
+  { echo "$hash"; for f in "$@"; do if [[ -f "$f" ]]; then sha256sum <"$f"; else echo "missing $f"; fi; done; } | sha256sum | cut -c1-32
+}
+
 # up_to_date IMAGE HASH — true when IMAGE exists and its acme.inputs label is HASH.
 up_to_date() {
   [[ "$(docker image inspect -f '{{index .Config.Labels "acme.inputs"}}' "$1" 2>/dev/null)" == "$2" ]]

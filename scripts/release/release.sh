@@ -32,6 +32,11 @@ while (($#)); do
 done
 reason="$(printf '%s' "$reason" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')"
 
+# lap WHAT — the seconds since the last lap, as a "time:" line on standard error: where a
+# release's minutes go (the release suite prints them).
+lap_start=$SECONDS
+lap() { echo "time: $1 $((SECONDS - lap_start)) s" >&2; lap_start=$SECONDS; }
+
 dirty="$(git status --porcelain)"
 [[ -z "$dirty" ]] || die "the working tree has changes; a release is made from a commit — commit or stash them:
 $dirty"
@@ -41,8 +46,10 @@ publish_release() {
   # Maven reports its errors on stdout: keep the build's output, and show it when it fails.
   "$ROOT/scripts/sdk/all.sh" build >"$TOOLS/release-sdk-build.log" 2>&1 \
     || { tail -n 30 "$TOOLS/release-sdk-build.log" >&2; die "$1 is tagged, but its SDK packages did not build (above): fix that and run make release again"; }
+  lap "SDK packages built"
   if $publish; then
     "$ROOT/scripts/release/publish.sh" || die "$1 is tagged, but not every registry has it: run make release again to publish the rest"
+    lap "published"
   else
     echo "$1: packages in dist/ (not published: --no-publish)"
   fi
@@ -59,6 +66,7 @@ fi
 work="$(mktemp -d)" && trap 'rm -rf "$work"' EXIT
 log "comparing proto/ with every release"
 "$ROOT/scripts/gate/gate" release plan >"$work/plan" 2>"$work/check.log" || { cat "$work/check.log" >&2; die "the release could not be planned (above)"; }
+lap "planned"
 kind="$(sed -n 's/^kind=//p' "$work/plan")" latest="$(sed -n 's/^latest=//p' "$work/plan")" next="$(sed -n 's/^next=//p' "$work/plan")" breaks="$(sed -n 's/^breaks=//p' "$work/plan")"
 case "$kind" in
   none) die "nothing changed in the contracts since $latest: no release" ;;
@@ -93,6 +101,8 @@ for c in m["cases"]:
         print(f"- `{c['case']}`: {c['detail']}")
 PY
     sed -n 's/^\([0-9]*\) cases: /clients of earlier releases: \1 cases: /p' "$work/old-clients.log"
+    grep -E "service images ready in|clients and harness built in" "$work/old-clients.log" | sed 's/^==> /time:   of which /' >&2 || true
+    lap "clients of earlier releases run"
     if [[ -s "$work/old-clients.md" && "$kind" != breaking ]]; then
       cat "$work/old-clients.md" >&2
       die "refused: clients of earlier releases fail against the new services (above; matrix in .tmp/compat/matrix.md). a release that is not breaking must keep them working"
@@ -123,5 +133,6 @@ if [[ "$kind" == breaking ]]; then
 fi
 git tag -a "$tag" -F "$work/tag.md"
 trap - ERR
+lap "committed and tagged"
 echo "committed and tagged $tag ($(git rev-parse --short HEAD)); push both: git push origin HEAD $tag"
 publish_release "$tag"

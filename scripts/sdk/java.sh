@@ -5,9 +5,22 @@
 source "$(dirname "$0")/../lib.sh"
 mode="${1:-build}"
 cd "$ROOT"
-args=(install -pl gen/java)
-[[ "$mode" == "test" ]] || args+=(-DskipTests -q)
-"${MVN[@]}" "${args[@]}"
+jar="gen/java/target/acme-contracts-$SDK_VERSION.jar" sources="gen/java/target/acme-contracts-$SDK_VERSION-sources.jar"
+# A build asked for again with the same inputs, whose jars are still the ones it installed, is
+# skipped: a release builds the SDK for its service image, the compatibility harness and its
+# packages, from one tree. `test` always runs.
+inputs="$(inputs_hash gen/java pom.xml versions.env scripts/sdk/java.sh)"
+made=("$jar" "$sources" "$M2/com/acme/contracts/acme-contracts/$SDK_VERSION/acme-contracts-$SDK_VERSION.jar")
+stamp="$TOOLS/sdk-built/java"
+if [[ "$mode" != test && "$(cat "$stamp" 2>/dev/null)" == "$(built_stamp "$inputs" "${made[@]}")" ]]; then
+  echo "java sdk: built from these inputs already (installed, unchanged)"
+else
+  rm -f "$stamp"
+  args=(install -pl gen/java)
+  [[ "$mode" == "test" ]] || args+=(-DskipTests -q)
+  "${MVN[@]}" "${args[@]}"
+  mkdir -p "$(dirname "$stamp")" && built_stamp "$inputs" "${made[@]}" >"$stamp"
+fi
 mkdir -p dist/java
-cp gen/java/target/acme-contracts-"$SDK_VERSION".jar gen/java/target/acme-contracts-"$SDK_VERSION"-sources.jar dist/java/
+cp "$jar" "$sources" dist/java/
 echo "java sdk: dist/java/acme-contracts-$SDK_VERSION.jar (installed as com.acme.contracts:acme-contracts:$SDK_VERSION)"

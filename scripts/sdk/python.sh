@@ -9,8 +9,18 @@ mkdir -p dist/python
 # setuptools reuses gen/python/build between builds and would ship modules deleted since;
 # every build starts without it, and none is left behind.
 trap 'rm -rf gen/python/build' EXIT
-rm -rf gen/python/build
-"$VENV/bin/pip" wheel -q --no-deps -w dist/python ./gen/python
+# A build asked for again with the same inputs, whose wheel is unchanged, is skipped, as
+# sdk/java.sh's. `test` always builds.
+inputs="$(inputs_hash gen/python versions.env scripts/sdk/python.sh scripts/setup/requirements-tools.txt)"
+wheel="dist/python/acme_contracts-$SDK_VERSION-py3-none-any.whl" stamp="$TOOLS/sdk-built/python"
+if [[ "$mode" != test && "$(cat "$stamp" 2>/dev/null)" == "$(built_stamp "$inputs" "$wheel")" ]]; then
+  echo "python sdk: built from these inputs already (unchanged)"
+else
+  rm -f "$stamp"
+  rm -rf gen/python/build
+  "$VENV/bin/pip" wheel -q --no-deps -w dist/python ./gen/python
+  mkdir -p "$(dirname "$stamp")" && built_stamp "$inputs" "$wheel" >"$stamp"
+fi
 echo "python sdk: dist/python/$(cd dist/python && ls -t acme_contracts-"$SDK_VERSION"-*.whl | head -n 1)"
 [[ "$mode" == "test" ]] || exit 0
 

@@ -6,8 +6,21 @@ source "$(dirname "$0")/../lib.sh"
 mode="${1:-build}"
 cd "$ROOT"
 mkdir -p dist/ts
-npm run --silent build -w gen/ts
-tarball="$(cd dist/ts && npm pack --silent --ignore-scripts "$ROOT/gen/ts" | tail -n 1)" # built just above
+# A build asked for again with the same inputs, whose output (gen/ts/dist, which the workspace's
+# services use, and the tarball) is unchanged, is skipped, as sdk/java.sh's. `test` always builds.
+inputs="$(inputs_hash gen/ts package.json package-lock.json versions.env scripts/sdk/ts.sh)"
+tarball="acme-contracts-$SDK_VERSION.tgz" stamp="$TOOLS/sdk-built/ts"
+made() { echo "dist/ts/$tarball"; [[ -d gen/ts/dist ]] && find gen/ts/dist -type f | LC_ALL=C sort; }
+mapfile -t output < <(made)
+if [[ "$mode" != test && "$(cat "$stamp" 2>/dev/null)" == "$(built_stamp "$inputs" "${output[@]}")" ]]; then
+  echo "ts sdk: built from these inputs already (unchanged)"
+else
+  rm -f "$stamp"
+  npm run --silent build -w gen/ts
+  tarball="$(cd dist/ts && npm pack --silent --ignore-scripts "$ROOT/gen/ts" | tail -n 1)" # built just above
+  mapfile -t output < <(made)
+  mkdir -p "$(dirname "$stamp")" && built_stamp "$inputs" "${output[@]}" >"$stamp"
+fi
 echo "ts sdk: dist/ts/$tarball"
 [[ "$mode" == "test" ]] || exit 0
 

@@ -17,8 +17,18 @@
 #     published), its CHANGELOG section names those two releases.
 # Every version is then in every registry.
 source "$(dirname "$0")/../lib.sh"
-export REGISTRIES_DIR="$TOOLS/registries-release-test" NPM_REGISTRY_PORT="$(free_port)" PYPI_REGISTRY_PORT="$(free_port)" MAVEN_REGISTRY_PORT="$(free_port)"
+# step WHAT — a phase begins: the one before it ends, and its time is printed, then again in a
+# table at the end (where the suite's minutes go).
+phase="set-up: the registries" phase_start=$SECONDS phase_times=()
+step() {
+  phase_times+=("$(printf '%5d s  %s' $((SECONDS - phase_start)) "$phase")")
+  echo "   (${phase}: $((SECONDS - phase_start)) s)"
+  phase="$1" phase_start=$SECONDS
+  [[ "$1" == end ]] || log "$1"
+}
 copy="$(mktemp -d)/contracts"
+# The registries' data: this run's own (two runs side by side never share it).
+export REGISTRIES_DIR="$TOOLS/registries-release-test-$$" NPM_REGISTRY_PORT="$(free_port)" PYPI_REGISTRY_PORT="$(free_port)" MAVEN_REGISTRY_PORT="$(free_port)"
 # The copy's releases build their services under an image tag of their own: on this tree's tag
 # they would replace its images (which the outside consumers and every later suite run), and
 # each side would rebuild what the other had just replaced.
@@ -30,12 +40,25 @@ trap '"$ROOT/scripts/release/registries.sh" down >/dev/null; COMPAT_TOPOLOGY="re
 "$ROOT/scripts/release/registries.sh" up >/dev/null
 eval "$("$ROOT/scripts/release/registries.sh" env)"
 
+step "the copy: its files, npm workspace and Maven repository"
 # The copy: this working tree's tracked and unignored files, its own history; the tools linked.
 mkdir -p "$copy"
+# One cp for them all (a process per file took a minute on a loaded machine); -p keeps each
+# file's mode, a link to a file is copied as the file, as install did.
 git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
-  [[ -f "$f" ]] && install -D -m "$(stat -c %a "$f")" "$f" "$copy/$f"
+  if [[ -f "$f" ]]; then printf '%s\0' "$f"; fi
+done | xargs -0 cp --parents -p -t "$copy"
+# Its .tmp: the tree's installed tools and its download and gate caches (every entry keyed by
+# its content) linked; everything the copy's runs write (the gate's findings, the harness's
+# matrix and clients, build stamps, the web proxy's build) in a folder of its own, so they never
+# overwrite the tree's, and nothing of an earlier run is taken for the copy's.
+mkdir -p "$copy/.tmp"
+for tool in bin cache maven node proto-deps proto-deps-grpc registry-servers stamps venv; do
+  [[ -e "$TOOLS/$tool" ]] && ln -s "$TOOLS/$tool" "$copy/.tmp/$tool"
 done
-ln -s "$TOOLS" "$copy/.tmp"
+# The Docker engine, started by the tree's script (its log in the tree's .tmp) before the copy
+# needs it.
+"$ROOT/scripts/setup/docker.sh"
 # An npm workspace of its own (seconds, from the cache): the copy's services and clients build on
 # the copy's SDK, linked from its gen/ts, as in a checkout.
 (cd "$copy" && npm ci --ignore-scripts --no-audit --no-fund --prefer-offline >/dev/null)
@@ -47,7 +70,13 @@ export GIT_AUTHOR_NAME=release-suite GIT_AUTHOR_EMAIL=suite@example.invalid GIT_
 cd "$copy"
 git init -q -b main && git add -A && git commit -qm "contracts as they are"
 # make release is this script with the Makefile's set-up, which the copy shares with the tree.
-release() { ACME_IMAGE_TAG="$copy_tag" scripts/release/release.sh "$@" >"$copy/../release.log" 2>&1; }
+# Each run's own phase times (its "time:" lines) are printed after it.
+release() {
+  local status=0
+  ACME_IMAGE_TAG="$copy_tag" scripts/release/release.sh "$@" >"$copy/../release.log" 2>&1 || status=$?
+  sed -n 's/^time: /     release.sh: /p' "$copy/../release.log"
+  return "$status"
+}
 expect() { grep -qF -- "$1" "$copy/../release.log" || { tail -30 "$copy/../release.log"; die "expected '$1' ($2)"; }; }
 tags() { git tag --list 'v*' --sort=v:refname | paste -sd' ' -; }
 # refused WHAT TAGS — make release must refuse (WHAT: what it was asked to release) and leave the
@@ -60,12 +89,12 @@ refused() {
     || die "refusing $1 changed something"
 }
 
-log "the first release is SDK_VERSION ($SDK_VERSION)"
+step "the first release is SDK_VERSION ($SDK_VERSION)"
 release || { tail -30 ../release.log; die "the first release failed"; }
 [[ "$(tags)" == "v$SDK_VERSION" ]] || die "tags after the first release: $(tags)"
 expect "@acme/contracts@$SDK_VERSION published" "published to npm"
 
-log "an additive change: the next minor"
+step "an additive change: the next minor"
 # A new message: a new field of Person would also need person-spring's mapper to say what it does
 # with it (MapStruct refuses an unmapped target), which is the service's change, not this one.
 cat >>proto/acme/person/v1/person.proto <<'PROTO'
@@ -87,7 +116,7 @@ expect "clients of earlier releases: " "the clients of v0.1.0 ran against the ne
 expect " 0 FAIL, 0 expected, 0 XPASS" "and every case passed"
 grep -h "clients of earlier releases: " "$copy/../release.log"
 
-log "outside consumers: the previous (0.1.0) and the new (0.2.0) from the registries, against the services"
+step "outside consumers: the previous (0.1.0) and the new (0.2.0) from the registries, against the services"
 # The services are this tree's images; 0.2.0 only added a message they do not use, so clients
 # of both versions must work with them.
 "$ROOT/scripts/services/images.sh" >/dev/null
@@ -95,7 +124,7 @@ eval "$(COMPAT_TOPOLOGY="release-test-$$" "$ROOT/compatibility-tests/topology.sh
 "$ROOT/scripts/tests/outside-consumers.sh" 0.1.0 0.2.0
 COMPAT_TOPOLOGY="release-test-$$" "$ROOT/compatibility-tests/topology.sh" down
 
-log "an addition whose services break earlier clients at run time: refused, changing nothing"
+step "an addition whose services break earlier clients at run time: refused, changing nothing"
 # auth-node now tells unknown users from wrong passwords: no schema rule sees it, the clients of
 # 0.1.0 and 0.2.0 do.
 sed -i 's/throw new ConnectError(LOGIN_FAILED, Code.Unauthenticated);/throw new ConnectError(LOGIN_FAILED, user ? Code.Unauthenticated : Code.NotFound);/' \
@@ -111,7 +140,7 @@ expect "@0.2.0/auth-node/grpc/" "a client of 0.2.0 named"
 expect "expected UNAUTHENTICATED, got NOT_FOUND" "the failure said"
 git reset -q --hard HEAD~1
 
-log "a breaking change: refused without a reason, changing nothing"
+step "a breaking change: refused without a reason, changing nothing"
 sed -i 's/int32 age = 3 \[/int32 age = 9 [/' proto/acme/person/v1/person.proto
 scripts/gate/gate gen >/dev/null && git add -A && git commit -qm "Person: age renumbered"
 refused "a breaking change without a reason" "v0.1.0 v0.2.0"
@@ -129,25 +158,25 @@ echo "v0.3.0: $(grep -c -- '^- `[a-z]*@0\.[12]\.0/' CHANGELOG.md) cases of the c
 git tag --list --format='%(contents)' v0.3.0 | grep -qx "Accepted-Break: FIELD_NO_DELETE acme.person.v1.Person" \
   || die "the v0.3.0 tag does not record the break it accepted"
 
-log "again on the tag: only what the registries lack is published (nothing)"
+step "again on the tag: only what the registries lack is published (nothing)"
 release || { tail -30 ../release.log; die "running the release again failed"; }
 expect "HEAD is the release v0.3.0" "resumed"
 expect "is already there" "nothing published twice"
 [[ "$(tags)" == "v0.1.0 v0.2.0 v0.3.0" ]] || die "a second tag: $(tags)"
 
-log "nothing changed: no release"
+step "nothing changed: no release"
 git commit -q --allow-empty -m "nothing"
 refused "a commit that changes nothing" "v0.1.0 v0.2.0 v0.3.0"
 expect "nothing changed in the contracts since v0.3.0" "refused"
 
-log "number 3 reused with another type: compatible with v0.3.0, refused for breaking v0.2.0's clients"
+step "number 3 reused with another type: compatible with v0.3.0, refused for breaking v0.2.0's clients"
 sed -i 's|  int32 age = 9 \[|  // age_text was age in words.\n  string age_text = 3;\n  int32 age = 9 [|' proto/acme/person/v1/person.proto
 scripts/gate/gate gen >/dev/null && git add -A && git commit -qm "Person: age_text reuses 3"
 refused "a change that breaks v0.2.0's clients" "v0.1.0 v0.2.0 v0.3.0"
 expect "[acme.person.v1.Person.age_text] — breaks v0.2.0, v0.1.0 — refused: it breaks the clients of v0.2.0, v0.1.0" "the earlier releases named"
 expect "refused: breaking changes for the clients of v0.2.0, v0.1.0 (above)" "refused as breaking"
 
-log "the same, released with a reason (not published): its CHANGELOG names the earlier releases it breaks"
+step "the same, released with a reason (not published): its CHANGELOG names the earlier releases it breaks"
 # Only the releases before the latest see this break, so a CHANGELOG read from the comparison
 # with the latest release alone would say nothing of it.
 (unset NPM_REGISTRY_URL PYPI_INDEX_URL MAVEN_REGISTRY_URL; release --no-publish --allow-breaking "age_text was agreed with every client team") \
@@ -158,7 +187,7 @@ sed -n '/^## v0.4.0/,/^## v0.3.0/p' CHANGELOG.md | grep -qF -- '- `FIELD_SAME_TY
 git tag --list --format='%(contents)' v0.4.0 | grep -qx "Accepted-Break: FIELD_SAME_TYPE acme.person.v1.Person.age_text" \
   || die "the v0.4.0 tag does not record the break it accepted"
 
-log "every version is in every registry"
+step "every version is in every registry"
 # Read whole first: grep -q stops reading at its match, and curl's SIGPIPE would fail the pipe.
 npm_versions="$(curl -sf "${NPM_REGISTRY_URL}@acme%2fcontracts")" pypi_files="$(curl -sf "${PYPI_INDEX_URL}acme-contracts/")"
 for v in 0.1.0 0.2.0 0.3.0; do
@@ -167,3 +196,6 @@ for v in 0.1.0 0.2.0 0.3.0; do
   curl -sf -o /dev/null "${MAVEN_REGISTRY_URL}com/acme/contracts/acme-contracts/$v/acme-contracts-$v.jar" || die "Maven lacks $v"
 done
 echo "released v0.1.0, v0.2.0 (additive) and v0.3.0 (breaking, with a reason); each in npm, PyPI and Maven"
+step end
+echo "the suite's phases:"
+printf '%s\n' "${phase_times[@]}"
