@@ -13,6 +13,7 @@ case "$(system_runtime)" in
   docker)
     # A graceful stop: person-spring drains its calls, H2 closes its file.
     # With replicas (SCALE > 1), the balancer first, so nothing new reaches them as they stop.
+    (($(system_scale) == 1)) || docker stop -t 10 "$SYSTEM_NAME-balancer" >/dev/null 2>&1 || true
     containers=("$SYSTEM_NAME-web-page" "$SYSTEM_NAME-web-proxy")
     (($(system_scale) == 1)) || containers+=("$SYSTEM_NAME-balancer")
     mapfile -t -O "${#containers[@]}" containers < <(replicas person; replicas auth)

@@ -12,6 +12,15 @@ for setting in "${db[@]}"; do
   case "$setting" in AUTH_*) auth_db+=(-e "$setting") ;; *) person_db+=(-e "$setting") ;; esac
 done
 
+# The balancer first: person-spring resolves auth-node (the balancer) as it starts. It finds the
+# replicas by name as they come (Docker's DNS; a replica not there yet is simply down).
+docker run -d --name "$SYSTEM_NAME-balancer" --network "$SYSTEM_NAME" \
+  --network-alias auth-node --network-alias person-spring --memory "$BALANCER_MEMORY" \
+  -v "$SYSTEM_DIR/balancer/haproxy.cfg:/etc/haproxy/haproxy.cfg:ro" \
+  -p "127.0.0.1:$AUTH_PORT:50051" -p "127.0.0.1:$AUTH_REST_PORT:8081" -p "127.0.0.1:$AUTH_METRICS_PORT:9464" \
+  -p "127.0.0.1:$PERSON_PORT:9090" -p "127.0.0.1:$PERSON_REST_PORT:8080" -p "127.0.0.1:$BALANCER_STATS_PORT:8404" \
+  "$BALANCER_IMAGE" >/dev/null
+
 for ((i = 1; i <= SCALE; i++)); do
   docker run -d --name "$SYSTEM_NAME-auth-$i" --network "$SYSTEM_NAME" --network-alias "$(replica_alias auth "$i")" \
     --memory "$AUTH_NODE_MEMORY" "${auth_db[@]}" \
@@ -29,9 +38,3 @@ for ((i = 1; i <= SCALE; i++)); do
     -e SPRING_GRPC_SERVER_KEEPALIVE_CONNECTION_GRACEPERIOD="${REPLICA_CONNECTION_AGE_GRACE_SECONDS}s" \
     "$PERSON_SPRING_IMAGE" >/dev/null
 done
-docker run -d --name "$SYSTEM_NAME-balancer" --network "$SYSTEM_NAME" \
-  --network-alias auth-node --network-alias person-spring --memory "$BALANCER_MEMORY" \
-  -v "$SYSTEM_DIR/balancer/haproxy.cfg:/etc/haproxy/haproxy.cfg:ro" \
-  -p "127.0.0.1:$AUTH_PORT:50051" -p "127.0.0.1:$AUTH_REST_PORT:8081" -p "127.0.0.1:$AUTH_METRICS_PORT:9464" \
-  -p "127.0.0.1:$PERSON_PORT:9090" -p "127.0.0.1:$PERSON_REST_PORT:8080" -p "127.0.0.1:$BALANCER_STATS_PORT:8404" \
-  "$BALANCER_IMAGE" >/dev/null

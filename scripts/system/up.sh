@@ -111,7 +111,8 @@ wait_until "the schema registry" curl -sf -o /dev/null "http://127.0.0.1:$SCHEMA
 behind=""
 if ((SCALE > 1)); then
   # Every replica passing its health check, in each of the balancer's five backends.
-  wait_until "all $SCALE replicas of each service" test "$(balancer_servers_up)" -eq $((5 * SCALE))
+  all_up() { (($(balancer_servers_up) == 5 * SCALE)); }
+  wait_until "all $SCALE replicas of each service" all_up
   behind="
   behind the balancer (HAProxy; the addresses above are its own, each call goes to one replica, which
   every answer names in its x-acme-replica header):

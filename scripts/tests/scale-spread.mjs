@@ -10,8 +10,8 @@ import { Agent, request } from "node:http";
 import { randomUUID } from "node:crypto";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
-import { AuthService } from "@acme/contracts/acme/auth/v1/auth_service_pb.js";
-import { PersonService } from "@acme/contracts/acme/person/v1/person_service_pb.js";
+import { AuthService } from "@acme/contracts/acme/auth/v1/auth_service_pb";
+import { PersonService } from "@acme/contracts/acme/person/v1/person_service_pb";
 
 const calls = Number(process.argv[2] ?? 30);
 const env = (name) => process.env[name] ?? (() => { throw new Error(`${name} is not set`); })();
