@@ -8,7 +8,8 @@
 #     through web-proxy, and person-spring's token checks through the balancer to auth-node;
 #   - `make demo` passes through the balancer;
 #   - garbage sent to each of the balancer's ports is refused, and afterwards every replica is
-#     the same process (not restarted), still healthy, and still gets its share of calls.
+#     the same process (not restarted), still healthy, and still gets its share of calls;
+#   - a smoke of the kill test (scale-kill.sh): replicas killed under load, nothing lost.
 source "$(dirname "$0")/../lib.sh"
 export SCALE=3 SYSTEM_NAME="acme-scale-test-$$" SYSTEM_DIR="$TOOLS/system-scale-test"
 export AUTH_PORT="$(free_port)" AUTH_REST_PORT="$(free_port)" PERSON_PORT="$(free_port)" PERSON_REST_PORT="$(free_port)"
@@ -73,4 +74,7 @@ up="$(balancer_servers_up)"
 ((up == 5 * SCALE)) || die "after the garbage, $up of the balancer's $((5 * SCALE)) servers pass their health checks"
 echo "every replica is the same process as before and healthy ($up of $((5 * SCALE)) UP)"
 spread "after the garbage"
-echo "the scaled system passed: $SCALE replicas of each service, every protocol spread over all of them"
+
+# Last, as it leaves two replicas of each service down: the kill test's smoke.
+"$ROOT/scripts/tests/scale-kill.sh" --running 4 20
+echo "the scaled system passed: $SCALE replicas of each service, every protocol spread over all of them, replicas killed under load"
