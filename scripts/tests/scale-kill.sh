@@ -54,7 +54,7 @@ wait "$client" || die "the client failed (its output: $result)"
 python3 - "$result" "$kills" "$RECOVERY_SECONDS" <<'PY'
 import collections, json, statistics, sys
 result = json.load(open(sys.argv[1]))
-kills = [(int(t), what, rest) for t, what, rest in (line.split(" ", 2) for line in open(sys.argv[2]) if line.strip())]
+kills = [(int(t), what, rest) for t, what, rest in (line.strip().split(" ", 2) for line in open(sys.argv[2]) if line.strip())]
 recovery_ms = int(sys.argv[3]) * 1000
 calls = result["calls"]
 problems = []
