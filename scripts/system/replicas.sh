@@ -3,7 +3,8 @@
 # on it, and the balancer (balancer/) that takes the services' host ports and names on the
 # network. person-spring replicas reach auth-node by its usual name, auth-node:50051 — the
 # balancer — so their token checks are spread over auth-node's replicas too.
-mapfile -t db < <("$ROOT/scripts/system/postgres.sh" start docker)
+settings="$("$ROOT/scripts/system/postgres.sh" start docker)"
+mapfile -t db <<<"$settings"
 "$ROOT/scripts/system/balancer/image.sh"
 mkdir -p "$SYSTEM_DIR/balancer"
 "$ROOT/scripts/system/balancer/config.sh" >"$SYSTEM_DIR/balancer/haproxy.cfg"
