@@ -5,7 +5,7 @@ SHELL := bash
 .DEFAULT_GOAL := all
 MAKEFLAGS += --no-print-directory
 
-.PHONY: test-gate bench-gate test-bench-gate breaking-releases compat-released release test-release registries registries-down publish test-registries up demo down test-demo help all setup gen format lint format-check breaking drift versions check-versions check sdk \
+.PHONY: test-gate bench-gate test-bench-gate breaking-releases compat-released release test-release registries registries-down publish test-registries up demo down test-demo test-scale soak-scale help all setup gen format lint format-check breaking drift versions check-versions check sdk \
         test test-schema-changes test-sdk test-submodule-consumer lint-workflows base-images clean \
         auth-node test-auth-node test-auth-node-postgres bench-auth run-auth image-auth \
         test-person test-person-postgres bench-person run-person image-person test-compat \
@@ -114,8 +114,12 @@ test-bench: setup ## The benchmarks' smoke run: every scenario at tiny sizes; fa
 bench-store: setup ## The person store alone (part of make bench): writers before/after its rework, a million people on H2 and PostgreSQL; store-*.json in benchmarks/results/.
 	@scripts/bench/store.sh full benchmarks/results --build
 
-soak: setup ## Both services under a steady ghz load for 10 minutes: p50/p99 and memory per minute.
+soak: setup ## Both services under a steady ghz load for 10 minutes: p50/p99 and memory per minute; then soak-scale.
 	@scripts/tests/soak.sh 10 60
+	@scripts/tests/scale-kill.sh 8 120
+
+soak-scale: setup ## make up SCALE=3 under load for 2 minutes, replicas killed (SIGKILL, then a clean stop): nothing lost or doubled.
+	@scripts/tests/scale-kill.sh 8 120
 
 test-soak: setup ## A 15-second smoke of the soak (part of make test): the machinery works.
 	@scripts/tests/soak.sh 3 5
@@ -173,6 +177,9 @@ down: ## Stop what make up started; the data stays in .tmp/system/.
 
 test-demo: setup ## The demo as a test: its own system up, the demo, a restart that keeps the people, down.
 	@scripts/tests/demo.sh
+
+test-scale: setup ## make up SCALE=3 as a test: calls of every protocol spread over every replica, the demo, garbage refused.
+	@scripts/tests/scale.sh
 
 release: setup ## The next release, its version from the schema: CHANGELOG, versions, tag, packages published (REASON="…" for a breaking one).
 	@scripts/release/release.sh $(if $(REASON),--allow-breaking "$(REASON)")

@@ -12,8 +12,14 @@ rm -f "$SYSTEM_DIR/schema-registry.pid"
 case "$(system_runtime)" in
   docker)
     # A graceful stop: person-spring drains its calls, H2 closes its file.
-    docker stop -t 30 "$SYSTEM_NAME-web-page" "$SYSTEM_NAME-web-proxy" "$SYSTEM_NAME-person" "$SYSTEM_NAME-auth" >/dev/null 2>&1 || true
-    docker rm -f "$SYSTEM_NAME-web-page" "$SYSTEM_NAME-web-proxy" "$SYSTEM_NAME-person" "$SYSTEM_NAME-auth" >/dev/null 2>&1 || true
+    # With replicas (SCALE > 1), the balancer first, so nothing new reaches them as they stop.
+    (($(system_scale) == 1)) || docker stop -t 10 "$SYSTEM_NAME-balancer" >/dev/null 2>&1 || true
+    containers=("$SYSTEM_NAME-web-page" "$SYSTEM_NAME-web-proxy")
+    (($(system_scale) == 1)) || containers+=("$SYSTEM_NAME-balancer")
+    mapfile -t -O "${#containers[@]}" containers < <(replicas person; replicas auth)
+    docker stop -t 30 "${containers[@]}" >/dev/null 2>&1 || true
+    docker rm -f "${containers[@]}" >/dev/null 2>&1 || true
+    (($(system_scale) == 1)) || "$ROOT/scripts/system/postgres.sh" stop
     docker network rm "$SYSTEM_NAME" >/dev/null 2>&1 || true
     ;;
   process)
@@ -26,5 +32,5 @@ case "$(system_runtime)" in
     ;;
   "") echo "the system is not up"; exit 0 ;;
 esac
-rm -f "$SYSTEM_DIR/runtime"
+rm -f "$SYSTEM_DIR/runtime" "$SYSTEM_DIR/scale"
 echo "the system is down; its data stays in ${SYSTEM_DIR#"$ROOT/"}/"

@@ -15,6 +15,19 @@ WEB_PROXY_PORT="${WEB_PROXY_PORT:-8088}"
 WEB_PAGE_PORT="${WEB_PAGE_PORT:-8089}"
 # The schema registry (registry/): Confluent's REST API for the contracts' protobuf schemas.
 SCHEMA_REGISTRY_PORT="${SCHEMA_REGISTRY_PORT:-8086}"
+# SCALE: how many replicas of each service. 1 (the default) runs one of each on the ports
+# above. More runs that many of each behind one L7 balancer (HAProxy, scripts/system/balancer/)
+# that takes the ports above and balances every call, and one PostgreSQL that both services keep
+# their data in (a database each). The replicas have no host ports of their own.
+SCALE="${SCALE:-1}"
+# The balancer's statistics page: each replica's health-check state and calls.
+BALANCER_STATS_PORT="${BALANCER_STATS_PORT:-8404}"
+# The shared PostgreSQL (SCALE > 1): a server of this machine's, its data in SYSTEM_DIR/postgres.
+POSTGRES_PORT="${POSTGRES_PORT:-5433}"
+# Each replica ends a client connection (the balancer's) after this many seconds, gracefully
+# (GOAWAY; calls in flight get the grace to finish), so long-lived clients spread out again.
+REPLICA_MAX_CONNECTION_AGE_SECONDS="${REPLICA_MAX_CONNECTION_AGE_SECONDS:-300}"
+REPLICA_CONNECTION_AGE_GRACE_SECONDS="${REPLICA_CONNECTION_AGE_GRACE_SECONDS:-60}"
 ADMIN_USERNAME=admin
 # How long make up waits for each part to answer before it gives up and says which.
 SYSTEM_START_SECONDS="${SYSTEM_START_SECONDS:-300}"
@@ -32,4 +45,30 @@ admin_password() {
 # The runtime the system was started with: docker or process (empty when it is down).
 system_runtime() {
   cat "$SYSTEM_DIR/runtime" 2>/dev/null || true
+}
+
+# The scale the system was started with (SCALE while it is down).
+system_scale() {
+  cat "$SYSTEM_DIR/scale" 2>/dev/null || echo "$SCALE"
+}
+
+# replicas SERVICE — the names of SERVICE's replicas (auth or person) at the system's scale:
+# container names in the docker runtime. At scale 1, the one container keeps its name.
+replicas() {
+  local scale i
+  scale="$(system_scale)"
+  if ((scale == 1)); then echo "$SYSTEM_NAME-$1"; return; fi
+  for ((i = 1; i <= scale; i++)); do echo "$SYSTEM_NAME-$1-$i"; done
+}
+
+# replica_alias SERVICE I — replica I's name on the system's network, which the balancer
+# reports in each answer's x-acme-replica header (auth-node-2, person-spring-3).
+replica_alias() {
+  case "$1" in auth) echo "auth-node-$2" ;; person) echo "person-spring-$2" ;; esac
+}
+
+# balancer_servers_up — how many of the balancer's servers (a replica in one backend) pass their
+# health checks, from its statistics (CSV: the 18th field is the status).
+balancer_servers_up() {
+  curl -sf "http://127.0.0.1:$BALANCER_STATS_PORT/;csv" | awk -F, '$2 != "FRONTEND" && $2 != "BACKEND" && $18 == "UP"' | wc -l
 }

@@ -15,8 +15,11 @@ if [[ "$runtime" == auto ]]; then
   runtime=process
   "$ROOT/scripts/setup/docker.sh" >/dev/null 2>&1 && runtime=docker
 fi
+[[ "$SCALE" =~ ^[1-9]$ ]] || die "SCALE must be a number of replicas from 1 to 9, not $SCALE"
+((SCALE == 1)) || [[ "$runtime" == docker ]] || die "SCALE=$SCALE needs the docker runtime (replicas behind a balancer in containers)"
 password="$(admin_password)"
 mkdir -p "$SYSTEM_DIR/auth-data" "$SYSTEM_DIR/person-data" "$SYSTEM_DIR/logs"
+echo "$SCALE" >"$SYSTEM_DIR/scale"
 # The web page (consumers/web-page) is the only origin the browser's way in allows.
 page_origin="http://127.0.0.1:$WEB_PAGE_PORT"
 # The page calls auth-node itself (its RPC port speaks HTTP/1.1 too, and allows the origin)
@@ -43,16 +46,20 @@ case "$runtime" in
     # The services run as uid 1000 and write their data here.
     chmod 777 "$SYSTEM_DIR/auth-data" "$SYSTEM_DIR/person-data"
     docker network create "$SYSTEM_NAME" >/dev/null
-    docker run -d --name "$SYSTEM_NAME-auth" --network "$SYSTEM_NAME" --network-alias auth-node \
-      --memory "$AUTH_NODE_MEMORY" -v "$SYSTEM_DIR/auth-data:/data" \
-      -p "127.0.0.1:$AUTH_PORT:50051" -p "127.0.0.1:$AUTH_REST_PORT:8081" -p "127.0.0.1:$AUTH_METRICS_PORT:9464" \
-      -e AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" -e AUTH_ADMIN_PASSWORD="$password" -e AUTH_CORS_ALLOWED_ORIGINS="$page_origin" \
-      $(for s in ${SYSTEM_AUTH_ENV:-}; do echo "-e $s"; done) "$AUTH_NODE_IMAGE" >/dev/null
-    # AUTH_ADDRESS is the image's default: auth-node:50051, the alias above.
-    docker run -d --name "$SYSTEM_NAME-person" --network "$SYSTEM_NAME" --network-alias person-spring \
-      --memory "$PERSON_SPRING_MEMORY" -v "$SYSTEM_DIR/person-data:/data" \
-      -p "127.0.0.1:$PERSON_PORT:9090" -p "127.0.0.1:$PERSON_REST_PORT:8080" \
-      "$PERSON_SPRING_IMAGE" >/dev/null
+    if ((SCALE == 1)); then
+      docker run -d --name "$SYSTEM_NAME-auth" --network "$SYSTEM_NAME" --network-alias auth-node \
+        --memory "$AUTH_NODE_MEMORY" -v "$SYSTEM_DIR/auth-data:/data" \
+        -p "127.0.0.1:$AUTH_PORT:50051" -p "127.0.0.1:$AUTH_REST_PORT:8081" -p "127.0.0.1:$AUTH_METRICS_PORT:9464" \
+        -e AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" -e AUTH_ADMIN_PASSWORD="$password" -e AUTH_CORS_ALLOWED_ORIGINS="$page_origin" \
+        $(for s in ${SYSTEM_AUTH_ENV:-}; do echo "-e $s"; done) "$AUTH_NODE_IMAGE" >/dev/null
+      # AUTH_ADDRESS is the image's default: auth-node:50051, the alias above.
+      docker run -d --name "$SYSTEM_NAME-person" --network "$SYSTEM_NAME" --network-alias person-spring \
+        --memory "$PERSON_SPRING_MEMORY" -v "$SYSTEM_DIR/person-data:/data" \
+        -p "127.0.0.1:$PERSON_PORT:9090" -p "127.0.0.1:$PERSON_REST_PORT:8080" \
+        "$PERSON_SPRING_IMAGE" >/dev/null
+    else
+      source "$ROOT/scripts/system/replicas.sh"
+    fi
     docker run -d --name "$SYSTEM_NAME-web-proxy" --network "$SYSTEM_NAME" --memory "$WEB_PROXY_MEMORY" \
       -p "127.0.0.1:$WEB_PROXY_PORT:8088" -e WEB_PROXY_ALLOWED_ORIGINS="$page_origin" -e WEB_PROXY_ROUTES="$page_routes" \
       "$WEB_PROXY_IMAGE" >/dev/null
@@ -101,6 +108,21 @@ wait_until "person-spring" grpcurl -plaintext "127.0.0.1:$PERSON_PORT" grpc.heal
 wait_until "web-proxy" curl -s -o /dev/null "http://127.0.0.1:$WEB_PROXY_PORT/"
 wait_until "the web page" curl -sf -o /dev/null "http://127.0.0.1:$WEB_PAGE_PORT/config.json"
 wait_until "the schema registry" curl -sf -o /dev/null "http://127.0.0.1:$SCHEMA_REGISTRY_PORT/config"
+behind=""
+if ((SCALE > 1)); then
+  # Every replica passing its health check, in each of the balancer's five backends.
+  all_up() { (($(balancer_servers_up) == 5 * SCALE)); }
+  wait_until "all $SCALE replicas of each service" all_up
+  behind="
+  behind the balancer (HAProxy; the addresses above are its own, each call goes to one replica, which
+  every answer names in its x-acme-replica header):
+    auth-node      $(replica_alias auth 1) … $(replica_alias auth "$SCALE")            gRPC health checks; shared PostgreSQL database auth
+    person-spring  $(replica_alias person 1) … $(replica_alias person "$SCALE")    gRPC health checks; shared PostgreSQL database person;
+                   their token checks go to auth-node through the balancer, web proxy's calls too
+    each replica ends a connection after $REPLICA_MAX_CONNECTION_AGE_SECONDS s ($REPLICA_CONNECTION_AGE_GRACE_SECONDS s grace), so long-lived clients spread out
+  balancer       http://127.0.0.1:$BALANCER_STATS_PORT/   each replica's health and calls
+  PostgreSQL     127.0.0.1:$POSTGRES_PORT   (data in ${SYSTEM_DIR#"$ROOT/"}/postgres/)"
+fi
 
 cat <<TEXT
 
@@ -112,7 +134,7 @@ The system is up ($runtime), its data in ${SYSTEM_DIR#"$ROOT/"}/ (kept by 'make 
   metrics        auth-node http://127.0.0.1:$AUTH_METRICS_PORT/metrics   person-spring http://127.0.0.1:$PERSON_REST_PORT/actuator/prometheus
                  (a Grafana dashboard of both: deploy/grafana/acme-services.json)
   schema registry  http://127.0.0.1:$SCHEMA_REGISTRY_PORT   Confluent's API, judged by the gate (registry/README.md); writes need the admin's token
-  admin          $ADMIN_USERNAME / $password   (${SYSTEM_DIR#"$ROOT/"}/admin-password)
+  admin          $ADMIN_USERNAME / $password   (${SYSTEM_DIR#"$ROOT/"}/admin-password)$behind
 
 Try:
   make demo                      the whole scenario, narrated: log in, register, list, and what is refused

@@ -27,6 +27,7 @@ suites=(
   "crash|15|scripts/tests/crash.sh"
   "compatibility|10|scripts/tests/compat.sh"
   "demo|10|scripts/tests/demo.sh"
+  "scale|14|scripts/tests/scale.sh"
   "web-page|5|scripts/tests/web-page.sh"
   "registries|6|scripts/tests/registries.sh"
   "schema-registry|6|scripts/tests/schema-registry.sh"

@@ -126,6 +126,9 @@ export function rpcPort(app: App, options: RpcPortOptions): RpcPort {
       return void res.writeHead(403).end();
     }
     if (!handler) return void res.writeHead(404).end();
+    // HTTP/1.0 makes Host optional, and a balancer passes such a request on; connect-es needs the
+    // call's authority and throws outside any call without it, which would end the process.
+    if (!req.headers.host) return void res.writeHead(400, { connection: "close" }).end();
     if (crossOrigin.kind === "preflight") return void res.writeHead(204, crossOrigin.headers).end();
     const extra = crossOrigin.kind === "allow" ? crossOrigin.headers : undefined;
     const protocol = protocolOf(headers);

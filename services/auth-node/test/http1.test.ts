@@ -115,6 +115,15 @@ describe("the RPC port over HTTP/1.1", () => {
     assert.match(decodeURIComponent(String(answer.headers["grpc-message"])), /HTTP\/2/);
   });
 
+  it("refuses an HTTP/1.0 call without a Host header with 400, and goes on serving", async () => {
+    // HTTP/1.0 makes Host optional, and a balancer passes such a request on: the service cannot
+    // name the call's authority, so it refuses the call rather than fail the process.
+    const answer = await raw(s.server.port, `POST ${LOGIN} HTTP/1.0\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}`);
+    assert.match(answer.text, /^HTTP\/1\.1 400 /);
+    const client = createClient(AuthService, http1Transports(s.server.port).connect);
+    assert.ok((await client.login(ADMIN)).token);
+  });
+
   it("refuses headers over the limit with 431 and the Connect error", async () => {
     const answer = await http1(s.server.port, "POST", LOGIN,
       { "content-type": "application/json", "connect-protocol-version": "1", "x-padding": "p".repeat(20_000) }, "{}");
