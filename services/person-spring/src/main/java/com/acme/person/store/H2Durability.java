@@ -31,11 +31,14 @@ final class H2Durability implements Durability {
   private final boolean fsync;
   private final StoreFailures failures;
   private final Runnable recovery;
+  private final HighWaterMark mark;
   /** Failed appends or checkpoints since the last good checkpoint. */
   private final AtomicInteger unsafe = new AtomicInteger();
 
-  H2Durability(JdbcTemplate jdbc, Journal journal, boolean fsync, StoreFailures failures, Runnable recovery) {
+  H2Durability(JdbcTemplate jdbc, Journal journal, boolean fsync, StoreFailures failures, Runnable recovery,
+      HighWaterMark mark) {
     this.jdbc = jdbc;
+    this.mark = mark;
     this.journal = journal;
     this.fsync = fsync;
     this.failures = failures;
@@ -85,7 +88,9 @@ final class H2Durability implements Durability {
   void rotate() {
     try {
       if (journal.rotate(fsync) || journal.hasOld()) {
+        long written = largestSeq();
         checkpoint();
+        mark.write(written, fsync);
         journal.dropOld();
       }
     } catch (IOException | RuntimeException e) {
@@ -100,9 +105,17 @@ final class H2Durability implements Durability {
 
   /** At a clean stop: H2 writes everything, and the journal is emptied. */
   void close() throws IOException {
+    long written = largestSeq();
     checkpoint();
+    mark.write(written, fsync);
     journal.clear();
     journal.close();
+  }
+
+  /** The largest person number committed so far: a checkpoint after this writes it to the file. */
+  private long largestSeq() {
+    Long seq = jdbc.queryForObject("SELECT COALESCE(MAX(seq), 0) FROM person", Long.class);
+    return seq == null ? 0 : seq;
   }
 
   private void checkpoint() {

@@ -42,6 +42,8 @@ final class H2Lifecycle {
   private final IdentityAssigner identity;
   private final StoreFailures failures;
   private final boolean fsync;
+  /** The largest person number in the store, found by its start-up scan. */
+  private long largestSeq;
   private Journal journal;
   private H2Durability durability;
   private ScheduledExecutorService rotation;
@@ -66,6 +68,11 @@ final class H2Lifecycle {
       replayed = replay();
     }
     long people = scan();
+    HighWaterMark mark = null;
+    if (kind.file() != null) {
+      mark = new HighWaterMark(kind.file());
+      checkMark(mark);
+    }
     if (kind.file() == null) {
       log.info("person store: H2 in memory, {} people; nothing survives a restart", people);
       return Durability.DATABASE;
@@ -91,7 +98,13 @@ final class H2Lifecycle {
         @Override public void barrier() {}
       };
     }
-    durability = new H2Durability(jdbc, journal, fsync, failures, this::recover);
+    try {
+      mark.write(largestSeq, fsync);
+    } catch (IOException e) {
+      // An older mark only checks less; the next journal rotation writes it again.
+      log.warn("person store: writing {} failed, will try again: {}", mark.file(), e.toString());
+    }
+    durability = new H2Durability(jdbc, journal, fsync, failures, this::recover, mark);
     rotation = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "person-journal");
       t.setDaemon(true);
@@ -257,9 +270,25 @@ final class H2Lifecycle {
       }
       throw e;
     }
+    largestSeq = maxSeq[0];
     sequencer.startAfter(maxSeq[0]);
     identity.startAfter(newest[0]);
     return count[0];
+  }
+
+  /** Fewer people than the file is known to have held: H2 opened an older or emptied file. */
+  private void checkMark(HighWaterMark mark) {
+    long known;
+    try {
+      known = mark.read();
+    } catch (IOException e) {
+      throw new StoreDamagedException(mark.file(), e.getMessage(), e);
+    }
+    if (largestSeq < known) {
+      throw new StoreDamagedException(kind.file(), "it holds people up to number " + largestSeq
+          + ", but it had been written with people up to number " + known + " (" + mark.file().getFileName()
+          + "): pages of it were lost", null);
+    }
   }
 
   static boolean corrupted(Throwable e) {
