@@ -29,7 +29,8 @@ public final class DamagedStoreFailureAnalyzer implements FailureAnalyzer {
     return new FailureAnalysis(
         "person store: refusing to start: " + description,
         "Restore " + which + " from a backup, or salvage what can be read with H2's Recover tool"
-            + " (java -cp h2.jar org.h2.tools.Recover); the service does not serve a damaged store.",
+            + " (java -cp h2.jar org.h2.tools.Recover); the service does not serve a damaged store. A restored"
+            + " or salvaged file holds fewer people than before: delete person.high-water beside it to accept that.",
         cause);
   }
 
