@@ -28,17 +28,31 @@ sdk_venv "$TOOLS/bench/venv" "$ROOT/benchmarks/python/requirements.txt"
 rm -rf "$out/work" && mkdir -p "$out"
 start=$SECONDS
 target=benchmarks/target
-store_pid=""
+scenarios() {
+  GHZ_VERSION="$GHZ_VERSION" java -cp "$target/classes:$(cat "$target/classpath.txt")" com.acme.bench.Bench \
+    "$ROOT" "$out" "$plan" "$TOOLS/bench/venv/bin/python"
+}
+bench_status=0 store_pid=""
 if [[ "$plan" == smoke ]]; then
   # The smoke proves the machinery, not the numbers: the store's part runs on its topology
   # beside the scenarios instead of after them, since much of either is a service starting
-  # (make bench keeps them apart, as every figure there must have the machine to itself).
-  ("$ROOT/scripts/bench/store.sh" "$plan" "$out") 2>&1 | sed -u 's/^/[store] /' &
+  # (make bench keeps them apart, as every figure there must have the machine to itself). Its
+  # topology starts once the scenarios' services are up (Bench writes work/smoke-services-up):
+  # one service starting at a time.
+  scenarios &
+  bench_pid=$!
+  (
+    until [[ -f "$out/work/smoke-services-up" ]]; do
+      kill -0 "$bench_pid" 2>/dev/null || die "the scenarios ended before their services were up"
+      sleep 1
+    done
+    "$ROOT/scripts/bench/store.sh" "$plan" "$out"
+  ) 2>&1 | sed -u 's/^/[store] /' &
   store_pid=$!
+  wait "$bench_pid" || bench_status=$?
+else
+  scenarios || bench_status=$?
 fi
-bench_status=0
-GHZ_VERSION="$GHZ_VERSION" java -cp "$target/classes:$(cat "$target/classpath.txt")" com.acme.bench.Bench \
-  "$ROOT" "$out" "$plan" "$TOOLS/bench/venv/bin/python" || bench_status=$?
 log "scenarios ran in $((SECONDS - start)) s"
 # The store's own benchmarks (writers before and after, a million people on both stores).
 if [[ -n "$store_pid" ]]; then
