@@ -10,7 +10,9 @@
 # smoke (make test's bench-smoke) proves the machinery, not the numbers, and keeps make test
 # short: 20,000 people, then the writers for 2 s, on one topology on the embedded H2 only (each
 # topology costs two service starts); no PostgreSQL and no "before" (building person-spring from
-# the old commit alone takes minutes): make bench and make bench-store run those.
+# the old commit alone takes minutes): make bench and make bench-store run those. bench/run.sh
+# runs the smoke beside the scenarios. Each topology is the two services alone (no web proxy, no
+# newer schema): the store's benchmarks speak to nothing else.
 # PostgreSQL is a throwaway cluster on this machine with fsync on. bench/run.sh calls this after
 # the field reports' scenarios (it has built the images and the program); on its own (make
 # bench-store) --build builds them first.
@@ -55,7 +57,7 @@ measure() {
   local what="$1" label="$2" store="$3" tag="${4:-$ACME_IMAGE_TAG}"
   (
     export ACME_IMAGE_TAG="$tag" STORE_KIND="$store" COMPAT_TOPOLOGY="store-bench-$$"
-    export TOPOLOGY_DATA="" TOPOLOGY_PERSON_ENV="AUTH_CACHE_TTL=5s"
+    export TOPOLOGY_DATA="" TOPOLOGY_PERSON_ENV="AUTH_CACHE_TTL=5s" TOPOLOGY_SERVICES_ONLY=1
     if [[ "$store" == h2 ]]; then
       TOPOLOGY_DATA="$work/h2-$$"
       rm -rf "$TOPOLOGY_DATA"

@@ -40,6 +40,7 @@ final class DiskScenario {
       writers.stop();
     }
     verdict.failAll("a write ended otherwise than OK, RESOURCE_EXHAUSTED or UNAVAILABLE", writers.unexpected);
+    Phases.end("full disk");
 
     // A folder that is read-only when the service starts (files open for writing keep a file
     // system from being remounted read-only under a running service, so it is stopped first).
@@ -48,6 +49,7 @@ final class DiskScenario {
     try {
       service.start();
       CrashTest.log("started on a read-only data folder");
+      Phases.end("stop and start read-only");
       DiskWriters refused = new DiskWriters(service, ledger, prefix + "ro-", 2);
       refused.start();
       try {
@@ -59,12 +61,14 @@ final class DiskScenario {
         refused.stop();
       }
       verdict.failAll("a write ended otherwise than OK, RESOURCE_EXHAUSTED or UNAVAILABLE", refused.unexpected);
+      Phases.end("writes refused");
       service.stop(java.time.Duration.ofSeconds(30));
     } finally {
       root("mount", "-o", "remount,rw", mount);
     }
     service.start();
     CrashTest.log("started on a writable data folder again");
+    Phases.end("stop and start writable");
     DiskWriters again = new DiskWriters(service, ledger, prefix + "rw-", 2);
     again.start();
     long issued;
@@ -83,12 +87,17 @@ final class DiskScenario {
     CrashTest.log("writes: %,d acknowledged, %,d refused; SIGKILL with %d in flight, and restart",
         ledger.acknowledgedUnary(), ledger.unary.size() - ledger.acknowledgedUnary(), cut);
     expect(cut > 0, "the SIGKILL landed while no RegisterPerson was in flight", verdict);
+    Phases.end("writes and SIGKILL");
     service.start();
     CrashTest.log("restarted");
+    Phases.end("restart");
     Check.stored(ledger, ReadBack.byName(service, prefix), verdict);
+    Phases.end("read back");
     Replay.all(service, ledger, verdict);
     CrashTest.log("replayed every call");
+    Phases.end("replay");
     Check.complete(ledger, ReadBack.byName(service, prefix), verdict);
+    Phases.end("read back again");
   }
 
   /** The people acknowledged before (named prefix…) are read while writes are refused. */

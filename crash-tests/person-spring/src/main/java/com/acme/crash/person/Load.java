@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The load the crash lands in: unary writers calling RegisterPerson as fast as they are answered
  * (each person with its own request_id and a name unique to the run), and stream writers sending
  * RegisterPeople streams with a request_id, one of them slowly so that a stream is usually open
- * when the process dies. Every call and its outcome go into the ledger. The load stops at the
- * first failure after {@link #interrupted} is set; a failure before that fails the test.
+ * when the process dies, the other one stream a second. Every call and its outcome go into the
+ * ledger. The load stops at the first failure after {@link #interrupted} is set; a failure
+ * before that fails the test.
  */
 final class Load {
   private final Service service;
@@ -37,6 +38,18 @@ final class Load {
   private final CountDownLatch stopped;
   /** When each RegisterPerson call that failed was sent and when it ended (System.nanoTime). */
   private final java.util.Queue<long[]> failedSpans = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  /*
+   * The stream writers are paced. Unpaced they took most of the store's throughput (the slow
+   * writer's 3,000 people every 1.5 s and the fast one's streams back to back made 64,000 of a
+   * run's 65,000 people on PostgreSQL), so the kill waited its whole minute for the unary
+   * writers' calls, and every person more is read back, replayed and read back again after each
+   * crash and makes the next start of the store slower. Paced at 200 ms, the slow writer's
+   * streams still made most of 31,676 people streamed in a minute on H2.
+   */
+  /** The slow writer's pause after every 100 people: a 3,000-person stream stays open about 15 s. */
+  static final long SLOW_STREAM_PAUSE_MILLIS_PER_100 = 500;
+  /** The fast writer's pause between its streams: the streams the kill waits for come within seconds. */
+  static final long FAST_STREAM_GAP_MILLIS = 1_000;
 
   Load(Service service, Ledger ledger, String prefix, int unaryWriters, int streamWriters) {
     this.service = service;
@@ -50,7 +63,9 @@ final class Load {
     for (int w = 0; w < streamWriters; w++) {
       int writer = w;
       // Writer 0 sends slowly: its streams are long-lived, so one is usually open at the crash.
-      threads.add(new Thread(() -> streams(writer, writer == 0 ? 50 : 0), "stream-" + w));
+      // The others send each stream at once, one stream a second.
+      threads.add(new Thread(() -> streams(writer, writer == 0 ? SLOW_STREAM_PAUSE_MILLIS_PER_100 : 0,
+          writer == 0 ? 0 : FAST_STREAM_GAP_MILLIS), "stream-" + w));
     }
   }
 
@@ -142,13 +157,12 @@ final class Load {
     }
   }
 
-  private void streams(int writer, long pauseMillisPer100) {
+  private void streams(int writer, long pauseMillisPer100, long gapMillis) {
     var stub = service.authorized(PersonServiceGrpc.newStub(channel()));
     try {
       for (int k = 0; ; k++) {
-        // The fast writer's streams are a few hundred people at most: back to back they made
-        // most of a run's people (50,000 of 60,000), and every one is read back, replayed and
-        // read back again after each crash, and makes the next start of the store slower.
+        // The slow writer's streams span several of the store's batches (500) in one
+        // transaction; the fast writer's are a few hundred people at most.
         int size = pauseMillisPer100 > 0 ? 3000 : 50 + (k * 131) % 300;
         List<Person> people = new ArrayList<>(size);
         for (int j = 0; j < size; j++) {
@@ -167,6 +181,9 @@ final class Load {
           }
           // UNAVAILABLE (the auth call timed out on a busy machine): the ledger holds the stream
           // as it ended, and the writer goes on with the next one.
+        }
+        if (gapMillis > 0 && !interrupted.get()) {
+          Thread.sleep(gapMillis);
         }
       }
     } catch (InterruptedException e) {
