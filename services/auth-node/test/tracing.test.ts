@@ -5,9 +5,11 @@
 // its error; a malformed traceparent starts a new trace; and a backend that is down or never
 // answers costs the calls nothing but their spans, which are counted as dropped.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer, type Server, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { Code, createClient } from "@connectrpc/connect";
 import { AuthService } from "@acme/contracts/acme/auth/v1/auth_service_pb";
 import { loadConfig } from "../src/config.js";
@@ -139,6 +141,18 @@ describe("traces in Zipkin", () => {
     assert.equal(server.tags?.["acme.protocol"], "rest");
     assert.equal(server.tags?.["rpc.grpc.status_code"], "0");
     for (const inner of ["validate", "token.verify", "store.find"]) assert.equal(only(spans, inner).parentId, server.id);
+  });
+
+  it("scripts/tests/trace-tree.py prints a trace as an indented tree: service, span, duration, status", async () => {
+    const caller = callerSpan();
+    await createClient(AuthService, s.clients.transport("grpc")).validateToken({ token }, { headers: { traceparent: caller.traceparent } });
+    await trace(caller.traceId, 4);
+    const script = fileURLToPath(new URL("../../../../scripts/tests/trace-tree.py", import.meta.url));
+    const lines = execFileSync("python3", [script, ZIPKIN!, caller.traceId], { encoding: "utf8" }).trimEnd().split("\n");
+    assert.equal(lines.length, 4, lines.join("\n"));
+    assert.match(lines[0]!, /^auth-node {2}acme\.auth\.v1\.authservice\/validatetoken {2}\d+\.\d ms {2}OK$/);
+    // Its three inner spans, indented under it, in the order they started.
+    assert.deepEqual(lines.slice(1).map((l) => l.replace(/ {2}[\d.]+ ms.*$/, "")), ["  auth-node  validate", "  auth-node  token.verify", "  auth-node  store.find"]);
   });
 
   it("a call that fails (an expired token) carries its status as an error, on its span and its token check's", async () => {
