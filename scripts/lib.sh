@@ -13,6 +13,8 @@ VENV="$TOOLS/venv"
 PROTO_DEPS="$TOOLS/proto-deps"
 # Third-party protos the services generate code from (not part of the contracts' buf workspace).
 SERVICE_PROTO_DEPS="$TOOLS/proto-deps-grpc"
+# The Zipkin server (the tracing backend of tests), installed by setup/tools.sh.
+ZIPKIN_JAR="$TOOLS/zipkin/zipkin-server-exec.jar"
 
 # Every download cache lives under .tmp so a clone never writes to the user's home.
 export BUF_CACHE_DIR="$TOOLS/cache/buf"

@@ -116,6 +116,9 @@ func Pins(root string) ([]Pin, error) {
 		"@connectrpc/connect-web": "CONNECT_ES_VERSION", "esbuild": "ESBUILD_VERSION",
 		"playwright-core": "PLAYWRIGHT_CORE_VERSION", "prom-client": "PROM_CLIENT_VERSION",
 		"pg": "NODE_POSTGRES_VERSION", "@types/pg": "NODE_POSTGRES_TYPES_VERSION"}
+	npmKeys["@opentelemetry/api"] = "OTEL_API_VERSION"
+	npmKeys["@opentelemetry/core"] = "OTEL_JS_VERSION"
+	npmKeys["@opentelemetry/sdk-trace"] = "OTEL_JS_VERSION"
 	names := make([]string, 0, len(npmKeys))
 	for n := range npmKeys {
 		names = append(names, n)

@@ -80,9 +80,18 @@ image_smoke_test() {
   echo "auth-node image: container turned healthy and shut down gracefully"
 }
 
-# run_suite — node:test over every test file; its JUnit report, to count what was skipped.
+# run_suite — node:test over every test file; its JUnit report, to count what was skipped. The
+# tracing tests export to a Zipkin of the suite's own (AUTH_TEST_ZIPKIN_URL), stopped at the end.
 run_suite() {
-  node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout \
+  source "$ROOT/scripts/tests/zipkin.sh"
+  ZIPKIN_DIR="$(mktemp -d "$TOOLS/auth-node-zipkin.XXXXXX")"
+  # Kept beside whatever else is to be stopped at exit (test-postgres's throwaway PostgreSQL).
+  local previous
+  previous="$(trap -p EXIT)" && previous="${previous#trap -- \'}" && previous="${previous%\' EXIT}"
+  trap "zipkin_stop \"\$ZIPKIN_DIR\"; rm -rf \"\$ZIPKIN_DIR\"; $previous" EXIT
+  local zipkin_url
+  zipkin_url="$(zipkin_start "$ZIPKIN_DIR")"
+  AUTH_TEST_ZIPKIN_URL="$zipkin_url" node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=junit --test-reporter-destination="$TOOLS/auth-node-tests.xml" 'dist/test/*.test.js'
 }
 

@@ -6,4 +6,10 @@
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 "$ROOT/scripts/sdk/java.sh" build >/dev/null
+# The tracing tests export to a Zipkin of the suite's own (PERSON_TEST_ZIPKIN_URL), stopped at the end.
+source "$ROOT/scripts/tests/zipkin.sh"
+ZIPKIN_DIR="$(mktemp -d "$TOOLS/person-zipkin.XXXXXX")"
+trap 'zipkin_stop "$ZIPKIN_DIR"; rm -rf "$ZIPKIN_DIR"' EXIT
+PERSON_TEST_ZIPKIN_URL="$(zipkin_start "$ZIPKIN_DIR")"
+export PERSON_TEST_ZIPKIN_URL
 "${MVN[@]}" -Pbench -pl services/person-spring,services/person-spring/benchmarks verify

@@ -103,6 +103,15 @@ install_service_protos() {
   stamp service-protos "$want"
 }
 
+install_zipkin() {
+  # The tracing backend the services' tracing tests export to (scripts/tests/zipkin.sh runs it).
+  done_before zipkin "$ZIPKIN_SERVER_VERSION" && [[ -f "$ZIPKIN_JAR" ]] && return
+  log "installing Zipkin server $ZIPKIN_SERVER_VERSION (Maven Central, executable jar)"
+  mkdir -p "$(dirname "$ZIPKIN_JAR")"
+  maven_copy "io.zipkin:zipkin-server:$ZIPKIN_SERVER_VERSION:jar:exec" "$ZIPKIN_JAR"
+  stamp zipkin "$ZIPKIN_SERVER_VERSION"
+}
+
 install_grpcurl() {
   done_before grpcurl "$GRPCURL_VERSION" && return
   log "installing grpcurl $GRPCURL_VERSION (Go module)"
@@ -170,6 +179,7 @@ install_npm_workspace
 install_protoc_and_grpc_java
 install_validate_proto
 install_service_protos
+install_zipkin
 install_python
 install_actionlint
 install_grpcurl

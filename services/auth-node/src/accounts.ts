@@ -6,6 +6,7 @@ import type { Logger } from "./log.js";
 import type { LoginLimiter } from "./login-limiter.js";
 import type { Metrics } from "./metrics.js";
 import type { PasswordHasher } from "./passwords.js";
+import type { Tracing } from "./tracing.js";
 import { InvalidTokenError, type TokenClaims, type TokenService } from "./tokens.js";
 import type { RoleName, UserRecord, UserStore } from "./user-store.js";
 import { RetryInfoSchema } from "./gen/google/rpc/error_details_pb.js";
@@ -28,6 +29,8 @@ export class Accounts {
     private readonly limiter: LoginLimiter,
     private readonly log: Logger,
     private readonly metrics: Metrics,
+    /** Spans for the work inside a call: the password hash, the token check, the store. */
+    private readonly tracing: Tracing,
   ) {}
 
   async login(username: string, password: string, clientAddress: string): Promise<IssuedToken> {
@@ -37,10 +40,10 @@ export class Accounts {
       this.metrics.login("throttled");
       throw tooManyFailures(retryAfter);
     }
-    const user = await this.store.find(username);
+    const user = await this.tracing.child("store.find", () => this.store.find(username));
     // Always one key derivation, against a dummy hash when the user is unknown, and the
     // disabled check only after it: every failing path costs the same.
-    const passwordOk = await this.hasher.verify(password, user?.passwordHash);
+    const passwordOk = await this.tracing.child("password.verify", () => this.hasher.verify(password, user?.passwordHash));
     if (!user || !passwordOk || user.disabled) {
       await this.limiter.recordFailure(username, clientAddress);
       const reason = !user ? "unknown user" : !passwordOk ? "wrong password" : "user disabled";
@@ -59,14 +62,14 @@ export class Accounts {
   async validate(token: string): Promise<TokenClaims> {
     let claims: TokenClaims;
     try {
-      claims = await this.tokens.verify(token);
+      claims = await this.tracing.child("token.verify", () => this.tokens.verify(token));
     } catch (err) {
       if (!(err instanceof InvalidTokenError)) throw err;
       this.log.debug("token refused", { reason: err.message });
       this.metrics.token(err.expired ? "expired" : "invalid");
       throw new ConnectError(err.expired ? TOKEN_EXPIRED : TOKEN_INVALID, Code.Unauthenticated);
     }
-    const user = await this.store.find(claims.subject);
+    const user = await this.tracing.child("store.find", () => this.store.find(claims.subject));
     if (!user || user.disabled) {
       this.log.debug("token refused", { reason: user ? "user disabled" : "user unknown", subject: claims.subject });
       this.metrics.token(user ? "user_disabled" : "user_unknown");
@@ -84,7 +87,7 @@ export class Accounts {
       disabled: false,
       createdAt: new Date(),
     };
-    if (!(await this.store.insert(user))) {
+    if (!(await this.tracing.child("store.insert", () => this.store.insert(user)))) {
       throw new ConnectError(`user "${username}" already exists`, Code.AlreadyExists);
     }
     this.log.info("user created", { username, roles });
@@ -92,14 +95,14 @@ export class Accounts {
   }
 
   async disableUser(username: string): Promise<UserRecord> {
-    const user = await this.store.disable(username);
+    const user = await this.tracing.child("store.disable", () => this.store.disable(username));
     if (!user) throw new ConnectError(`user "${username}" not found`, Code.NotFound);
     this.log.info("user disabled", { username });
     return user;
   }
 
   listUsers(): Promise<UserRecord[]> {
-    return this.store.list();
+    return this.tracing.child("store.list", () => this.store.list());
   }
 
   /** First start: create the configured admin when there are no users at all. */

@@ -21,6 +21,7 @@ import { routes, servedServices } from "./routes.js";
 import { loadOrCreateSigningKey, type SigningKey } from "./signing-key.js";
 import { openStores, type Stores } from "./store.js";
 import { TokenService } from "./tokens.js";
+import { createTracing, type Tracing } from "./tracing.js";
 import { assertValid, createRequestValidator } from "./validation.js";
 
 export interface App {
@@ -36,6 +37,7 @@ export interface App {
   health: HealthState;
   signingKey: SigningKey;
   metrics: Metrics;
+  tracing: Tracing;
   stores: Stores;
   close(): Promise<void>;
 }
@@ -43,6 +45,7 @@ export interface App {
 export async function createApp(config: Config, log: Logger): Promise<App> {
   const validator = createRequestValidator();
   const metrics = createMetrics(config.metrics.enabled);
+  const tracing = createTracing(config.tracing, metrics, log);
   const stores = await openStores(config, log);
   const store = stores.users;
   try {
@@ -60,6 +63,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       new LoginLimiter(config.loginLimits, stores.loginFailures),
       log,
       metrics,
+      tracing,
     );
     if ((await store.count()) === 0 && config.adminPassword !== undefined) {
       // The configured admin must obey the same rules as any user created over the API.
@@ -80,7 +84,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     const index = new DescriptorIndex(servedServices);
     const auth = authService(accounts);
     const protocol = protocolErrors(log);
-    const callInterceptors = interceptors(log, validator, metrics);
+    const callInterceptors = interceptors(log, validator, metrics, tracing);
     return {
       routes: routes({
         auth,
@@ -96,10 +100,16 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       health,
       signingKey,
       metrics,
+      tracing,
       stores,
-      close: () => stores.close(),
+      // The spans of the last calls go out before the process ends (bounded by the export timeout).
+      close: async () => {
+        await tracing.close();
+        await stores.close();
+      },
     };
   } catch (err) {
+    await tracing.close();
     await stores.close();
     throw err;
   }

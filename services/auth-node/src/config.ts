@@ -6,6 +6,7 @@ import type { ConnectionAge } from "./connection-age.js";
 import { type CorsSettings, parseOrigins } from "./cors.js";
 import { type LogLevel, logLevels } from "./log.js";
 import type { PostgresSettings } from "./postgres-store.js";
+import type { TracingSettings } from "./tracing.js";
 
 /**
  * Failed-login limits, each over a sliding window. None can lock the owner of an account out
@@ -75,7 +76,25 @@ export interface Config {
   cors: CorsSettings;
   /** Prometheus metrics (metrics.ts): off, nothing is counted and the port is not opened. */
   metrics: { enabled: boolean; port: number };
+  /** Traces (tracing.ts): exported to Zipkin when an endpoint is set, through a bounded queue. */
+  tracing: TracingSettings;
 }
+
+/**
+ * The bounds of the trace export queue (span-export.ts), which keep a tracing backend that is
+ * down or slow from costing calls anything but their spans: past them spans are dropped and
+ * counted (auth_trace_spans_dropped_total), never held. Not settings: only the endpoint is.
+ */
+export const TRACE_EXPORT_LIMITS = {
+  /** Spans waiting for export, at most (a ValidateToken makes 4; about 500 calls' worth). */
+  queueSpans: 2048,
+  /** Spans per export request. */
+  batchSpans: 256,
+  /** A finished span waits at most this long before an export takes it. */
+  flushIntervalMs: 1000,
+  /** One export request, at most; then its batch is dropped. */
+  exportTimeoutMs: 5000,
+} as const;
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -141,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     cors: corsSettings(env, bool("AUTH_CORS_ALLOW_CREDENTIALS", false), int("AUTH_CORS_MAX_AGE_SECONDS", 7200, 0, 86_400)),
     metrics: { enabled: bool("AUTH_METRICS_ENABLED", true), port: int("AUTH_METRICS_PORT", 9464, 0, 65535) },
+    tracing: { zipkinEndpoint: zipkinEndpoint(env["AUTH_TRACING_ZIPKIN_ENDPOINT"]), ...TRACE_EXPORT_LIMITS },
   };
 }
 
@@ -156,6 +176,20 @@ function databaseSettings(url: string | undefined, poolSize: number, timeoutSeco
     throw new ConfigError(`AUTH_DATABASE_URL must be a postgres:// URL, not ${parsed.protocol}//…`);
   }
   return { url, poolSize, timeoutMs: timeoutSeconds * 1000 };
+}
+
+function zipkinEndpoint(url: string | undefined): string | undefined {
+  if (url === undefined || url === "") return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError("AUTH_TRACING_ZIPKIN_ENDPOINT is not a URL (http://zipkin:9411/api/v2/spans)");
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new ConfigError(`AUTH_TRACING_ZIPKIN_ENDPOINT must be an http:// or https:// URL, not ${parsed.protocol}//…`);
+  }
+  return url;
 }
 
 function corsSettings(env: Env, allowCredentials: boolean, maxAgeSeconds: number): CorsSettings {

@@ -1,22 +1,24 @@
 // The interceptors every RPC runs through, outermost first: every answer names the contracts
-// version; the access log sees the final status; metrics record it (and, around validation,
+// version; the call's server span (tracing.ts) sees the final status, as the access log does; metrics record it (and, around validation,
 // the validate and handle phases); the error boundary turns unexpected exceptions into a bare
-// INTERNAL; validation runs before any handler. A tracing interceptor belongs beside the
-// access log: it sees every call of every protocol but the REST twin's (rest.ts).
+// INTERNAL; validation runs before any handler. The REST twin's calls pass through none of
+// them: rest.ts does the same for them itself.
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Validator } from "@bufbuild/protovalidate";
 import type { Logger } from "./log.js";
 import { callRecordKey, type Metrics } from "./metrics.js";
 import { validationInterceptor } from "./validation.js";
 import { CONTRACTS_VERSION, CONTRACTS_VERSION_HEADER } from "./contracts-version.js";
+import type { Tracing } from "./tracing.js";
 
-export function interceptors(log: Logger, validator: Validator, metrics: Metrics): Interceptor[] {
+export function interceptors(log: Logger, validator: Validator, metrics: Metrics, tracing: Tracing): Interceptor[] {
   return [
     contractsVersion,
+    ...tracing.interceptors(),
     accessLog(log),
     ...metrics.outcome(),
     errorBoundary(log),
-    ...metrics.phased(validationInterceptor(validator)),
+    ...metrics.phased(validationInterceptor(validator, tracing)),
   ];
 }
 

@@ -15,6 +15,8 @@
 //   auth_login_attempts_total{outcome}  success, failed (the reason stays in the log: a
 //       count per reason would tell whoever reads it which usernames exist), throttled
 //   auth_token_validations_total{outcome}  valid, expired, invalid, user_unknown, user_disabled
+//   auth_trace_spans_dropped_total{reason}  spans never exported (tracing.ts): queue_full (the
+//       bounded queue was full), export_failed (the backend refused, was down or too slow)
 //   nodejs_*, process_*  prom-client's runtime metrics: event-loop lag, GC, heap, handles
 //
 // Every call's record (a CallRecord in the call's context values) is opened by the transport,
@@ -22,6 +24,7 @@
 // and closed by the transport once the answer is out.
 import { Code, ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import type { DropReason } from "./span-export.js";
 
 export type Protocol = "grpc" | "grpc-web" | "connect" | "rest";
 export type Phase = "decode" | "validate" | "handle" | "encode";
@@ -49,6 +52,7 @@ export interface Metrics {
   phase(record: CallRecord | undefined, phase: Phase, since: number): void;
   login(outcome: LoginOutcome): void;
   token(outcome: TokenOutcome): void;
+  spansDropped(reason: DropReason, count: number): void;
   /** For calls through interceptors: records OK or the error's code (outside the error boundary). */
   outcome(): Interceptor[];
   /** validation, with the interceptors around it that time validate and handle. */
@@ -62,6 +66,11 @@ const CODE_NAMES: Record<number, string> = {
   10: "ABORTED", 11: "OUT_OF_RANGE", 12: "UNIMPLEMENTED", 13: "INTERNAL", 14: "UNAVAILABLE",
   15: "DATA_LOSS", 16: "UNAUTHENTICATED",
 };
+/** gRPC's name of a code (OK, UNAUTHENTICATED, …). */
+export function codeName(code: Code): string {
+  return CODE_NAMES[code] ?? String(code);
+}
+
 /** gRPC's OK, which connect-es's Code (errors only) has no member for. */
 export const OK = 0 as Code;
 
@@ -82,6 +91,7 @@ const disabled: Metrics = {
   phase: () => {},
   login: () => {},
   token: () => {},
+  spansDropped: () => {},
   outcome: () => [],
   phased: (validation) => [validation],
 };
@@ -97,6 +107,7 @@ class PrometheusMetrics implements Metrics {
   private readonly phases: Histogram;
   private readonly logins: Counter;
   private readonly tokens: Counter;
+  private readonly droppedSpans: Counter;
   // prom-client resolves a label set on every observation; each set is resolved once here.
   private readonly callSeries = new Map<string, { count: Incrementer; duration: Observer }>();
   private readonly phaseSeries = new Map<string, Observer>();
@@ -138,6 +149,14 @@ class PrometheusMetrics implements Metrics {
       labelNames: ["outcome"],
       registers,
     });
+    this.droppedSpans = new Counter({
+      name: "auth_trace_spans_dropped_total",
+      help: "Trace spans never exported: queue_full (the bounded export queue was full), export_failed (the tracing backend refused, was down or too slow).",
+      labelNames: ["reason"],
+      registers,
+    });
+    // Present from the start (at 0), so a dashboard or an alert can tell "none dropped" from "not exported".
+    for (const reason of ["queue_full", "export_failed"]) this.droppedSpans.labels(reason);
     collectDefaultMetrics({ register: this.registry });
   }
 
@@ -151,7 +170,7 @@ class PrometheusMetrics implements Metrics {
     const key = `${record.service}/${record.method}\u0000${record.protocol}\u0000${code}`;
     let series = this.callSeries.get(key);
     if (!series) {
-      const labels = [record.service, record.method, record.protocol, CODE_NAMES[code] ?? String(code)];
+      const labels = [record.service, record.method, record.protocol, codeName(code)];
       series = { count: this.requests.labels(...labels), duration: this.duration.labels(...labels) };
       this.callSeries.set(key, series);
     }
@@ -173,6 +192,10 @@ class PrometheusMetrics implements Metrics {
 
   token(outcome: TokenOutcome): void {
     count(this.tokenSeries, this.tokens, outcome);
+  }
+
+  spansDropped(reason: DropReason, count: number): void {
+    this.droppedSpans.labels(reason).inc(count);
   }
 
   outcome(): Interceptor[] {

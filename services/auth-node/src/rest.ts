@@ -56,7 +56,7 @@ export function restHandler(app: App, maxBodyBytes: number, log: Logger): (req: 
       }
       metrics.phase(record, "decode", started);
       started = performance.now();
-      assertValid(app.validator, input, message);
+      app.tracing.child("validate", () => assertValid(app.validator, input, message));
       metrics.phase(record, "validate", started);
       started = performance.now();
       let answer: unknown;
@@ -129,8 +129,12 @@ export function restHandler(app: App, maxBodyBytes: number, log: Logger): (req: 
       // Announced too large: answer at once and close, instead of reading what was announced.
       return tooLarge({ connection: "close" });
     }
-    readBody(req, maxBodyBytes)
-      .then((text) => {
+    const rpc = { service: AuthService.typeName, method: route.method.name };
+    const traceparent = req.headers["traceparent"];
+    const codeOf = (err: unknown) =>
+      err instanceof BodyTooLargeError ? Code.ResourceExhausted : err instanceof ConnectError ? err.code : Code.Internal;
+    const call = () =>
+      readBody(req, maxBodyBytes).then((text) => {
         const ctx = createHandlerContext({
           service: AuthService,
           method: route.method,
@@ -141,7 +145,9 @@ export function restHandler(app: App, maxBodyBytes: number, log: Logger): (req: 
           contextValues: createContextValues().set(clientAddressKey, req.socket.remoteAddress ?? "unknown"),
         });
         return route.run(text, ctx, record);
-      })
+      });
+    app.tracing
+      .serve(rpc, "rest", typeof traceparent === "string" ? traceparent : undefined, started, call, codeOf)
       .then((json) => send(200, json, {}, OK), fail);
   };
 }

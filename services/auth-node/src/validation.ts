@@ -6,6 +6,7 @@
 import type { DescMessage, MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { createValidator, type Validator, violationsToProto } from "@bufbuild/protovalidate";
+import type { Tracing } from "./tracing.js";
 
 export function createRequestValidator(): Validator {
   return createValidator();
@@ -26,10 +27,10 @@ export function assertValid<Desc extends DescMessage>(validator: Validator, sche
   ]);
 }
 
-export function validationInterceptor(validator: Validator): Interceptor {
+export function validationInterceptor(validator: Validator, tracing: Tracing): Interceptor {
   return (next) => async (req) => {
     if (!req.stream) {
-      assertValid(validator, req.method.input, req.message);
+      tracing.child("validate", () => assertValid(validator, req.method.input, req.message));
       return next(req);
     }
     const messages = req.message;

@@ -86,6 +86,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     connectionAge: { maxAgeMs: 0, graceMs: 60_000 },
     cors: loadConfig({}).cors,
     metrics: { enabled: true, port: 0 },
+    tracing: loadConfig({}).tracing,
     ...overrides,
   };
 }

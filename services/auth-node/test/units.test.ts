@@ -15,6 +15,7 @@ import { createMetrics } from "../src/metrics.js";
 import { loadOrCreateSigningKey } from "../src/signing-key.js";
 import { openStores } from "../src/store.js";
 import { TokenService } from "../src/tokens.js";
+import { tracingOff } from "../src/tracing.js";
 import { ADMIN, captureLogger, databaseUrl, inMemory, rejects, removeDir, store, tempDataDir, testConfig } from "./support.js";
 
 describe("configuration", () => {
@@ -228,7 +229,7 @@ describe("the first admin", () => {
       const key = await loadOrCreateSigningKey(stores.signingKey, log);
       const tokens = new TokenService(key, { issuer: "acme-auth-test", audience: "acme-test", ttlSeconds: 600, clockSkewSeconds: 30 });
       const hasher = await PasswordHasher.create(10);
-      const replica = () => new Accounts(stores.users, hasher, tokens, new LoginLimiter(testConfig(dataDir).loginLimits), log, createMetrics(false));
+      const replica = () => new Accounts(stores.users, hasher, tokens, new LoginLimiter(testConfig(dataDir).loginLimits), log, createMetrics(false), tracingOff);
       await Promise.all([0, 1, 2].map(() => replica().bootstrapAdmin(ADMIN.username, ADMIN.password)));
       assert.equal(await stores.users.count(), 1);
       assert.equal(lines.filter((l) => l.includes("created the first admin from configuration")).length, 1);

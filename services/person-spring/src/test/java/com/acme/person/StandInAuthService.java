@@ -5,7 +5,12 @@ import com.acme.auth.v1.Role;
 import com.acme.auth.v1.ValidateTokenRequest;
 import com.acme.auth.v1.ValidateTokenResponse;
 import com.acme.person.mapping.ProtoTimes;
+import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
@@ -13,9 +18,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -32,14 +40,27 @@ public final class StandInAuthService extends AuthServiceGrpc.AuthServiceImplBas
   private static final long SLOW_MILLIS = 300;
 
   private static StandInAuthService shared;
+  private static final Metadata.Key<String> TRACEPARENT = Metadata.Key.of("traceparent", Metadata.ASCII_STRING_MARSHALLER);
 
   private final Map<String, Instant> tokens = new ConcurrentHashMap<>();
   private final AtomicInteger validations = new AtomicInteger();
+  /** The traceparent header of every call, as it came (the tracing test reads them). */
+  private final Queue<String> traceparents = new ConcurrentLinkedQueue<>();
   private final Server server;
 
   private StandInAuthService() {
+    ServerInterceptor recordTraceparent = new ServerInterceptor() {
+      @Override
+      public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+        String traceparent = headers.get(TRACEPARENT);
+        if (traceparent != null) {
+          traceparents.add(traceparent);
+        }
+        return next.startCall(call, headers);
+      }
+    };
     try {
-      server = NettyServerBuilder.forPort(0).addService(this).build().start();
+      server = NettyServerBuilder.forPort(0).addService(ServerInterceptors.intercept(this, recordTraceparent)).build().start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -73,6 +94,10 @@ public final class StandInAuthService extends AuthServiceGrpc.AuthServiceImplBas
   /** Revokes a token, as the real service does when its user is disabled. */
   public void revoke(String token) {
     tokens.remove(token);
+  }
+
+  public List<String> traceparents() {
+    return List.copyOf(traceparents);
   }
 
   public int validations() {

@@ -5,6 +5,7 @@ import com.acme.auth.v1.ValidateTokenRequest;
 import com.acme.auth.v1.ValidateTokenResponse;
 import com.acme.person.config.PersonProperties;
 import com.acme.person.mapping.ProtoTimes;
+import com.acme.person.tracing.CallSpans;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
@@ -12,8 +13,12 @@ import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
+import com.acme.auth.v1.AuthServiceGrpc;
 import io.grpc.Context;
+import io.grpc.Metadata;
 import io.grpc.Status;
+import io.grpc.stub.MetadataUtils;
+import io.micrometer.tracing.Span;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -41,6 +46,7 @@ import org.springframework.stereotype.Component;
 public class TokenValidator {
 
   private final AuthServiceFutureStub auth;
+  private final CallSpans spans;
   private final Duration deadline;
   private final Duration ttl;
   private final Clock clock;
@@ -51,8 +57,9 @@ public class TokenValidator {
   /** The tokens being checked with the auth service now, by key, and the answer to come. */
   private final ConcurrentHashMap<String, CompletableFuture<Caller>> asking = new ConcurrentHashMap<>();
 
-  public TokenValidator(AuthServiceFutureStub auth, PersonProperties properties, Clock clock) {
+  public TokenValidator(AuthServiceFutureStub auth, PersonProperties properties, Clock clock, CallSpans spans) {
     this.auth = auth;
+    this.spans = spans;
     this.deadline = properties.auth().deadline();
     this.ttl = properties.auth().cacheTtl();
     this.clock = clock;
@@ -187,12 +194,32 @@ public class TokenValidator {
     // was sent. A fork keeps the context's values and drops its cancellation.
     Context fork = Context.current().fork();
     Context previous = fork.attach();
+    // The check's client span, under the span of the call that asks, its traceparent sent along.
+    Metadata headers = new Metadata();
+    Span span = spans.startClient(AuthServiceGrpc.getValidateTokenMethod().getFullMethodName(), headers);
+    ListenableFuture<ValidateTokenResponse> answer;
     try {
-      return auth.withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
+      answer = auth.withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
+          .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
           .validateToken(ValidateTokenRequest.newBuilder().setToken(token).build());
+    } catch (RuntimeException e) {
+      CallSpans.endClient(span, Status.fromThrowable(e));
+      throw e;
     } finally {
       fork.detach(previous);
     }
+    Futures.addCallback(answer, new FutureCallback<>() {
+      @Override
+      public void onSuccess(ValidateTokenResponse response) {
+        CallSpans.endClient(span, Status.OK);
+      }
+
+      @Override
+      public void onFailure(Throwable t) {
+        CallSpans.endClient(span, Status.fromThrowable(t));
+      }
+    }, MoreExecutors.directExecutor());
+    return answer;
   }
 
   private Caller caller(ValidateTokenResponse answer) {

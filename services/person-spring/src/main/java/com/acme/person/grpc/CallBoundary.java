@@ -6,6 +6,7 @@ import com.acme.person.auth.TokenValidator;
 import com.acme.person.config.PersonProperties;
 import com.acme.person.error.ErrorMapper;
 import com.acme.person.metrics.Phases;
+import com.acme.person.tracing.CallSpans;
 import com.acme.person.validation.InvalidRequestException;
 import com.acme.person.validation.RequestValidator;
 import com.google.protobuf.Message;
@@ -68,6 +69,7 @@ public class CallBoundary {
   private final ErrorMapper errors;
   private final Phases phases;
   private final CallPlacement placement;
+  private final CallSpans spans;
   private final long maxHeaderBytes;
   private final long maxMessageBytes;
 
@@ -77,12 +79,14 @@ public class CallBoundary {
       ErrorMapper errors,
       Phases phases,
       CallPlacement placement,
+      CallSpans spans,
       PersonProperties properties) {
     this.tokens = tokens;
     this.validator = validator;
     this.errors = errors;
     this.phases = phases;
     this.placement = placement;
+    this.spans = spans;
     this.maxHeaderBytes = properties.limits().headerListSize().toBytes();
     this.maxMessageBytes = properties.limits().messageSize().toBytes();
   }
@@ -121,7 +125,8 @@ public class CallBoundary {
     private final Outbox out;
     private final CallObserver<R> answer;
     private volatile SerialExecutor events;
-    private volatile Context context = Context.current();
+    // With the call's server span, which the thread's scope holds only while the call starts.
+    private volatile Context context;
     private volatile boolean over;
     // Only the call's events touch these, one at a time.
     private StreamObserver<Q> requests;
@@ -133,6 +138,7 @@ public class CallBoundary {
       this.rpc = rpc;
       this.decoder = decoder;
       this.call = call;
+      this.context = Context.current().withValue(CallSpans.SPAN, spans.currentSpan());
       this.out = new Outbox(call, phases, rpc.name(), System.nanoTime());
       this.answer = new CallObserver<>(out, call, errors);
       out.whenWritable(() -> run(answer::ready));

@@ -3,6 +3,7 @@ package com.acme.person.grpc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.acme.person.metrics.Phases;
+import com.acme.person.tracing.CallSpans;
 import io.grpc.Attributes;
 import io.grpc.Context;
 import io.grpc.Metadata;
@@ -10,6 +11,8 @@ import io.grpc.MethodDescriptor;
 import io.grpc.ServerCall;
 import io.grpc.Status;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.propagation.Propagator;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -22,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class OutboxTest {
 
-  private final Phases phases = new Phases(new SimpleMeterRegistry());
+  private final Phases phases = new Phases(new SimpleMeterRegistry(), new CallSpans(Tracer.NOOP, Propagator.NOOP));
 
   @Test
   void sendsHeadersOnceThenMessagesThenOneStatusAndNothingAfter() {
