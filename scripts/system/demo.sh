@@ -96,14 +96,14 @@ expect '"code":"unauthenticated"' "UNAUTHENTICATED, in the Connect protocol's JS
 say "Follow one call across the language boundary: its trace, Java → Node → Java"
 # A fresh login: person-spring keeps a token's answer for a few seconds (AUTH_CACHE_TTL), and a
 # cached answer makes no call to auth-node. Its own trace id, in the W3C traceparent the call
-# carries, names the trace to read back.
+# carries, names the trace to read back (-rpc-header: not on grpcurl's reflection calls too).
 show grpcurl -plaintext -d "{\"username\":\"$ADMIN_USERNAME\",\"password\":\"$password\"}" "$auth" acme.auth.v1.AuthService/Login
 expect '"token"' "a second token"
 fresh="$(json '["token"]')"
 [[ "$fresh" != "$token" ]] || die "step $step: the second login gave the same token as the first (issued in the same second?)"
 token="$fresh"
 trace_id="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-show grpcurl -plaintext -H "authorization: Bearer $token" -H "traceparent: 00-$trace_id-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')-01" \
+show grpcurl -plaintext -H "authorization: Bearer $token" -rpc-header "traceparent: 00-$trace_id-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')-01" \
   -d "{\"id\":\"$id\"}" "$person" acme.person.v1.PersonService/GetPerson
 expect "\"$name\"" "the person, by a token person-spring has not seen, so it asked auth-node"
 zipkin="$(cat "$SYSTEM_DIR/zipkin-url" 2>/dev/null || true)"
