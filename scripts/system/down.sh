@@ -17,7 +17,7 @@ case "$(system_runtime)" in
     containers=("$SYSTEM_NAME-web-page" "$SYSTEM_NAME-web-proxy")
     (($(system_scale) == 1)) || containers+=("$SYSTEM_NAME-balancer")
     mapfile -t -O "${#containers[@]}" containers < <(replicas person; replicas auth)
-    # Zipkin last: the services' last spans still reach it as they stop.
+    # Zipkin too (make up's own; absent when the services export to a backend of the user's).
     containers+=("$SYSTEM_NAME-zipkin")
     docker stop -t 30 "${containers[@]}" >/dev/null 2>&1 || true
     docker rm -f "${containers[@]}" >/dev/null 2>&1 || true
