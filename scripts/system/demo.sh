@@ -93,4 +93,41 @@ say "A wrong password at auth-node's REST twin"
 show curl -s -X POST -H 'content-type: application/json' -d "{\"username\":\"$ADMIN_USERNAME\",\"password\":\"wrong\"}" "$auth_rest/api/login"
 expect '"code":"unauthenticated"' "UNAUTHENTICATED, in the Connect protocol's JSON error form"
 
+say "Follow one call across the language boundary: its trace, Java → Node → Java"
+# A fresh login: person-spring keeps a token's answer for a few seconds (AUTH_CACHE_TTL), and a
+# cached answer makes no call to auth-node. Its own trace id, in the W3C traceparent the call
+# carries, names the trace to read back (-rpc-header: not on grpcurl's reflection calls too).
+show grpcurl -plaintext -d "{\"username\":\"$ADMIN_USERNAME\",\"password\":\"$password\"}" "$auth" acme.auth.v1.AuthService/Login
+expect '"token"' "a second token"
+fresh="$(json '["token"]')"
+[[ "$fresh" != "$token" ]] || die "step $step: the second login gave the same token as the first (issued in the same second?)"
+token="$fresh"
+trace_id="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+show grpcurl -plaintext -H "authorization: Bearer $token" -rpc-header "traceparent: 00-$trace_id-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')-01" \
+  -d "{\"id\":\"$id\"}" "$person" acme.person.v1.PersonService/GetPerson
+expect "\"$name\"" "the person, by a token person-spring has not seen, so it asked auth-node"
+zipkin="$(cat "$SYSTEM_DIR/zipkin-url" 2>/dev/null || true)"
+if [[ -z "$zipkin" ]]; then
+  echo "   the spans went to your trace backend (TRACING_ZIPKIN_ENDPOINT): look up trace $trace_id there"
+else
+  # Each service sends its finished spans about once a second; both must have arrived.
+  crosses() {
+    curl -fsS "$zipkin/api/v2/trace/$trace_id" >"$out" 2>/dev/null && python3 - "$out" <<'PY'
+import json, sys
+spans = json.load(open(sys.argv[1]))
+seen = {(s.get("localEndpoint", {}).get("serviceName"), s.get("kind")) for s in spans}
+sys.exit(0 if {("person-spring", "SERVER"), ("person-spring", "CLIENT"), ("auth-node", "SERVER")} <= seen else 1)
+PY
+  }
+  deadline=$((SECONDS + DEMO_TRACE_SECONDS))
+  until crosses; do
+    ((SECONDS < deadline)) || die "step $step: Zipkin at $zipkin has no trace $trace_id with both services' spans after $DEMO_TRACE_SECONDS s"
+    sleep 0.5
+  done
+  printf '   $ %s\n' "python3 scripts/tests/trace-tree.py $zipkin $trace_id"
+  python3 "$ROOT/scripts/tests/trace-tree.py" "$zipkin" "$trace_id" | sed 's/^/   /'
+  printf '   \033[32m✓ %s\033[0m\n' "one trace: person-spring's server span, its client call, auth-node's server span under it"
+  echo "   (in the UI: $zipkin/zipkin/traces/$trace_id)"
+fi
+
 printf '\n\033[1mThe demo passed: %d steps.\033[0m People stay in %s/ across make down and make up.\n' "$step" "${SYSTEM_DIR#"$ROOT/"}"

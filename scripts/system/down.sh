@@ -17,13 +17,15 @@ case "$(system_runtime)" in
     containers=("$SYSTEM_NAME-web-page" "$SYSTEM_NAME-web-proxy")
     (($(system_scale) == 1)) || containers+=("$SYSTEM_NAME-balancer")
     mapfile -t -O "${#containers[@]}" containers < <(replicas person; replicas auth)
+    # Zipkin too (make up's own; absent when the services export to a backend of the user's).
+    containers+=("$SYSTEM_NAME-zipkin")
     docker stop -t 30 "${containers[@]}" >/dev/null 2>&1 || true
     docker rm -f "${containers[@]}" >/dev/null 2>&1 || true
     (($(system_scale) == 1)) || "$ROOT/scripts/system/postgres.sh" stop
     docker network rm "$SYSTEM_NAME" >/dev/null 2>&1 || true
     ;;
   process)
-    for pid_file in "$SYSTEM_DIR/web-page.pid" "$SYSTEM_DIR/web-proxy.pid" "$SYSTEM_DIR/person.pid" "$SYSTEM_DIR/auth.pid"; do
+    for pid_file in "$SYSTEM_DIR/web-page.pid" "$SYSTEM_DIR/web-proxy.pid" "$SYSTEM_DIR/person.pid" "$SYSTEM_DIR/auth.pid" "$SYSTEM_DIR/zipkin.pid"; do
       pid="$(cat "$pid_file" 2>/dev/null || true)"
       [[ -n "$pid" ]] && kill "$pid" 2>/dev/null && while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
       rm -f "$pid_file"
@@ -32,5 +34,5 @@ case "$(system_runtime)" in
     ;;
   "") echo "the system is not up"; exit 0 ;;
 esac
-rm -f "$SYSTEM_DIR/runtime" "$SYSTEM_DIR/scale"
+rm -f "$SYSTEM_DIR/runtime" "$SYSTEM_DIR/scale" "$SYSTEM_DIR/zipkin-url"
 echo "the system is down; its data stays in ${SYSTEM_DIR#"$ROOT/"}/"

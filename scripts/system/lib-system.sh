@@ -15,6 +15,12 @@ WEB_PROXY_PORT="${WEB_PROXY_PORT:-8088}"
 WEB_PAGE_PORT="${WEB_PAGE_PORT:-8089}"
 # The schema registry (registry/): Confluent's REST API for the contracts' protobuf schemas.
 SCHEMA_REGISTRY_PORT="${SCHEMA_REGISTRY_PORT:-8086}"
+# Zipkin, the trace backend both services export their spans to: its UI and HTTP API.
+ZIPKIN_PORT="${ZIPKIN_PORT:-9411}"
+# TRACING_ZIPKIN_ENDPOINT, when set, is a trace backend of the user's own (Zipkin's span intake,
+# http://HOST:9411/api/v2/spans, as the services reach it): make up starts no Zipkin and every
+# replica exports there instead. Unset: make up's own Zipkin, on ZIPKIN_PORT.
+SYSTEM_TRACING_ENDPOINT="${TRACING_ZIPKIN_ENDPOINT:-}"
 # SCALE: how many replicas of each service. 1 (the default) runs one of each on the ports
 # above. More runs that many of each behind one L7 balancer (HAProxy, scripts/system/balancer/)
 # that takes the ports above and balances every call, and one PostgreSQL that both services keep
@@ -31,6 +37,9 @@ REPLICA_CONNECTION_AGE_GRACE_SECONDS="${REPLICA_CONNECTION_AGE_GRACE_SECONDS:-60
 ADMIN_USERNAME=admin
 # How long make up waits for each part to answer before it gives up and says which.
 SYSTEM_START_SECONDS="${SYSTEM_START_SECONDS:-300}"
+# How long make demo waits for its traced call's spans to reach Zipkin: each service sends
+# about once a second, so a healthy system takes seconds; a loaded 2-core machine, more.
+DEMO_TRACE_SECONDS="${DEMO_TRACE_SECONDS:-60}"
 
 # The admin's password: made once, kept with the data (a restart keeps the same admin).
 admin_password() {

@@ -28,7 +28,7 @@ for ((i = 1; i <= SCALE; i++)); do
     -e AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" -e AUTH_ADMIN_PASSWORD="$password" -e AUTH_CORS_ALLOWED_ORIGINS="$page_origin" \
     -e AUTH_MAX_CONNECTION_AGE_SECONDS="$REPLICA_MAX_CONNECTION_AGE_SECONDS" \
     -e AUTH_MAX_CONNECTION_AGE_GRACE_SECONDS="$REPLICA_CONNECTION_AGE_GRACE_SECONDS" \
-    $(for s in ${SYSTEM_AUTH_ENV:-}; do echo "-e $s"; done) "$AUTH_NODE_IMAGE" >/dev/null
+    "${auth_tracing[@]}" $(for s in ${SYSTEM_AUTH_ENV:-}; do echo "-e $s"; done) "$AUTH_NODE_IMAGE" >/dev/null
   # The first one creates the tables and the admin alone; the others find them.
   ((i > 1)) || wait_until "auth-node 1" sh -c "docker logs '$SYSTEM_NAME-auth-1' 2>&1 | grep -q 'auth service listening'"
 done
@@ -37,5 +37,5 @@ for ((i = 1; i <= SCALE; i++)); do
     --memory "$PERSON_SPRING_MEMORY" -e SPRING_PROFILES_ACTIVE=postgres "${person_db[@]}" \
     -e SPRING_GRPC_SERVER_KEEPALIVE_CONNECTION_MAXAGE="${REPLICA_MAX_CONNECTION_AGE_SECONDS}s" \
     -e SPRING_GRPC_SERVER_KEEPALIVE_CONNECTION_GRACEPERIOD="${REPLICA_CONNECTION_AGE_GRACE_SECONDS}s" \
-    "$PERSON_SPRING_IMAGE" >/dev/null
+    "${person_tracing[@]}" "$PERSON_SPRING_IMAGE" >/dev/null
 done

@@ -38,6 +38,19 @@ wait_until() {
   done
 }
 
+# Where every replica sends its spans: a backend of the user's own (TRACING_ZIPKIN_ENDPOINT,
+# lib-system.sh), else the Zipkin started here — on the system's network in containers, on
+# localhost as processes.
+tracing_endpoint="$SYSTEM_TRACING_ENDPOINT"
+own_zipkin=""
+if [[ -z "$tracing_endpoint" ]]; then
+  own_zipkin=1
+  tracing_endpoint="http://127.0.0.1:$ZIPKIN_PORT/api/v2/spans"
+  [[ "$runtime" != docker ]] || tracing_endpoint="http://zipkin:9411/api/v2/spans"
+fi
+auth_tracing=(-e "AUTH_TRACING_ZIPKIN_ENDPOINT=$tracing_endpoint")
+person_tracing=(-e "TRACING_ZIPKIN_ENDPOINT=$tracing_endpoint")
+
 case "$runtime" in
   docker)
     "$ROOT/scripts/services/images.sh"
@@ -46,17 +59,23 @@ case "$runtime" in
     # The services run as uid 1000 and write their data here.
     chmod 777 "$SYSTEM_DIR/auth-data" "$SYSTEM_DIR/person-data"
     docker network create "$SYSTEM_NAME" >/dev/null
+    # Zipkin first, so the services' first spans find it.
+    if [[ -n "$own_zipkin" ]]; then
+      "$ROOT/scripts/system/zipkin/image.sh"
+      docker run -d --name "$SYSTEM_NAME-zipkin" --network "$SYSTEM_NAME" --network-alias zipkin \
+        --memory "$ZIPKIN_MEMORY" -p "127.0.0.1:$ZIPKIN_PORT:9411" "$ZIPKIN_IMAGE" >/dev/null
+    fi
     if ((SCALE == 1)); then
       docker run -d --name "$SYSTEM_NAME-auth" --network "$SYSTEM_NAME" --network-alias auth-node \
         --memory "$AUTH_NODE_MEMORY" -v "$SYSTEM_DIR/auth-data:/data" \
         -p "127.0.0.1:$AUTH_PORT:50051" -p "127.0.0.1:$AUTH_REST_PORT:8081" -p "127.0.0.1:$AUTH_METRICS_PORT:9464" \
         -e AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" -e AUTH_ADMIN_PASSWORD="$password" -e AUTH_CORS_ALLOWED_ORIGINS="$page_origin" \
-        $(for s in ${SYSTEM_AUTH_ENV:-}; do echo "-e $s"; done) "$AUTH_NODE_IMAGE" >/dev/null
+        "${auth_tracing[@]}" $(for s in ${SYSTEM_AUTH_ENV:-}; do echo "-e $s"; done) "$AUTH_NODE_IMAGE" >/dev/null
       # AUTH_ADDRESS is the image's default: auth-node:50051, the alias above.
       docker run -d --name "$SYSTEM_NAME-person" --network "$SYSTEM_NAME" --network-alias person-spring \
         --memory "$PERSON_SPRING_MEMORY" -v "$SYSTEM_DIR/person-data:/data" \
         -p "127.0.0.1:$PERSON_PORT:9090" -p "127.0.0.1:$PERSON_REST_PORT:8080" \
-        "$PERSON_SPRING_IMAGE" >/dev/null
+        "${person_tracing[@]}" "$PERSON_SPRING_IMAGE" >/dev/null
     else
       source "$ROOT/scripts/system/replicas.sh"
     fi
@@ -71,12 +90,19 @@ case "$runtime" in
     "$ROOT/scripts/services/auth-node.sh" build >/dev/null
     "$ROOT/scripts/sdk/java.sh" build >/dev/null
     "${MVN[@]}" -q -pl services/person-spring package -DskipTests
+    if [[ -n "$own_zipkin" ]]; then
+      [[ -f "$ZIPKIN_JAR" ]] || die "no Zipkin server at $ZIPKIN_JAR: run make setup"
+      # The same settings as the image's (scripts/system/zipkin/Dockerfile).
+      STORAGE_TYPE=mem MEM_MAX_SPANS=100000 SELF_TRACING_ENABLED=false QUERY_PORT="$ZIPKIN_PORT" \
+        nohup java -Xms64m -Xmx256m -XX:TieredStopAtLevel=1 -jar "$ZIPKIN_JAR" >"$SYSTEM_DIR/logs/zipkin.log" 2>&1 &
+      echo $! >"$SYSTEM_DIR/zipkin.pid"
+    fi
     (cd services/auth-node && AUTH_DATA_DIR="$SYSTEM_DIR/auth-data" AUTH_PORT="$AUTH_PORT" \
       AUTH_REST_PORT="$AUTH_REST_PORT" AUTH_METRICS_PORT="$AUTH_METRICS_PORT" \
       AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" AUTH_ADMIN_PASSWORD="$password" AUTH_CORS_ALLOWED_ORIGINS="$page_origin" \
-      nohup env ${SYSTEM_AUTH_ENV:-} node dist/src/main.js >"$SYSTEM_DIR/logs/auth-node.log" 2>&1 & echo $! >"$SYSTEM_DIR/auth.pid")
+      AUTH_TRACING_ZIPKIN_ENDPOINT="$tracing_endpoint" nohup env ${SYSTEM_AUTH_ENV:-} node dist/src/main.js >"$SYSTEM_DIR/logs/auth-node.log" 2>&1 & echo $! >"$SYSTEM_DIR/auth.pid")
     PERSON_DATA_DIR="$SYSTEM_DIR/person-data" AUTH_ADDRESS="localhost:$AUTH_PORT" \
-      GRPC_PORT="$PERSON_PORT" REST_PORT="$PERSON_REST_PORT" \
+      GRPC_PORT="$PERSON_PORT" REST_PORT="$PERSON_REST_PORT" TRACING_ZIPKIN_ENDPOINT="$tracing_endpoint" \
       nohup java -jar services/person-spring/target/person-spring-*-exec.jar \
       >"$SYSTEM_DIR/logs/person-spring.log" 2>&1 &
     echo $! >"$SYSTEM_DIR/person.pid"
@@ -93,6 +119,8 @@ case "$runtime" in
   *) die "SYSTEM_RUNTIME must be auto, docker or process, not $runtime" ;;
 esac
 echo "$runtime" >"$SYSTEM_DIR/runtime"
+# What demo.sh reads traces from (empty: a backend of the user's own, which it does not query).
+if [[ -n "$own_zipkin" ]]; then echo "http://127.0.0.1:$ZIPKIN_PORT" >"$SYSTEM_DIR/zipkin-url"; else rm -f "$SYSTEM_DIR/zipkin-url"; fi
 
 # The schema registry, a process in both runtimes: it judges with buf and the gate's plugin,
 # host tools (.tmp/bin). Filled from this repository's release tags; writes need an admin's
@@ -108,6 +136,13 @@ wait_until "person-spring" grpcurl -plaintext "127.0.0.1:$PERSON_PORT" grpc.heal
 wait_until "web-proxy" curl -s -o /dev/null "http://127.0.0.1:$WEB_PROXY_PORT/"
 wait_until "the web page" curl -sf -o /dev/null "http://127.0.0.1:$WEB_PAGE_PORT/config.json"
 wait_until "the schema registry" curl -sf -o /dev/null "http://127.0.0.1:$SCHEMA_REGISTRY_PORT/config"
+zipkin_up() { curl -fsS "http://127.0.0.1:$ZIPKIN_PORT/health" | grep -q '"status" *: *"UP"'; }
+if [[ -n "$own_zipkin" ]]; then
+  wait_until "Zipkin" zipkin_up
+  traces="Zipkin UI http://127.0.0.1:$ZIPKIN_PORT/zipkin/   API http://127.0.0.1:$ZIPKIN_PORT/api/v2/ (in memory: kept until make down)"
+else
+  traces="every replica exports to $tracing_endpoint (TRACING_ZIPKIN_ENDPOINT, yours)"
+fi
 behind=""
 if ((SCALE > 1)); then
   # Every replica passing its health check, in each of the balancer's five backends.
@@ -133,6 +168,7 @@ The system is up ($runtime), its data in ${SYSTEM_DIR#"$ROOT/"}/ (kept by 'make 
   web page       $page_origin/   log in, register, list people, see what is refused (in a browser)
   metrics        auth-node http://127.0.0.1:$AUTH_METRICS_PORT/metrics   person-spring http://127.0.0.1:$PERSON_REST_PORT/actuator/prometheus
                  (a Grafana dashboard of both: deploy/grafana/acme-services.json)
+  traces         $traces
   schema registry  http://127.0.0.1:$SCHEMA_REGISTRY_PORT   Confluent's API, judged by the gate (registry/README.md); writes need the admin's token
   admin          $ADMIN_USERNAME / $password   (${SYSTEM_DIR#"$ROOT/"}/admin-password)$behind
 

@@ -9,12 +9,17 @@ export AUTH_PORT="$(free_port)" AUTH_REST_PORT="$(free_port)" PERSON_PORT="$(fre
 export WEB_PROXY_PORT="$(free_port)" WEB_PAGE_PORT="$(free_port)"
 export AUTH_METRICS_PORT="$(free_port)"
 export SCHEMA_REGISTRY_PORT="$(free_port)"
+export ZIPKIN_PORT="$(free_port)"
+# Its own Zipkin, whatever backend the user's environment names.
+unset TRACING_ZIPKIN_ENDPOINT
 rm -rf "$SYSTEM_DIR"
 trap '"$ROOT/scripts/system/down.sh" >/dev/null; rm -rf "$SYSTEM_DIR"' EXIT
 source "$ROOT/scripts/system/lib-system.sh"
 
 "$ROOT/scripts/system/up.sh"
 "$ROOT/scripts/system/demo.sh" | tee "$SYSTEM_DIR/demo.log"
+log "the demo's trace crosses both services: person-spring's server span, its client span, auth-node's server span under it"
+python3 "$ROOT/scripts/tests/demo-trace.py" "$SYSTEM_DIR/demo.log"
 log "the dashboard names only metrics the running services export"
 python3 "$ROOT/deploy/grafana/check_dashboard.py" "$ROOT/deploy/grafana/acme-services.json" \
   auth_job="http://127.0.0.1:$AUTH_METRICS_PORT/metrics" person_job="http://127.0.0.1:$PERSON_REST_PORT/actuator/prometheus"
