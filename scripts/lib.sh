@@ -36,6 +36,7 @@ AUTH_NODE_IMAGE="acme/auth-node:$ACME_IMAGE_TAG"
 PERSON_SPRING_IMAGE="acme/person-spring:$ACME_IMAGE_TAG"
 WEB_PROXY_IMAGE="acme/web-proxy:$ACME_IMAGE_TAG"
 BALANCER_IMAGE="acme/balancer:$ACME_IMAGE_TAG"
+ZIPKIN_IMAGE="acme/zipkin:$ACME_IMAGE_TAG"
 
 export PATH="$BIN:$NODE_HOME/bin:$ROOT/node_modules/.bin:$VENV/bin:$PATH"
 
