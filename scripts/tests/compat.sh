@@ -13,6 +13,8 @@ cd "$ROOT"
 export TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost TESTCONTAINERS_CHECKS_DISABLE=true
 
 "$ROOT/scripts/services/images.sh"
+# The trace backend the topology runs beside them (features.yaml tracing), for the trace cases.
+"$ROOT/scripts/system/zipkin/image.sh"
 
 start=$SECONDS
 "$ROOT/compatibility-tests/schema-next/build.sh" >/dev/null

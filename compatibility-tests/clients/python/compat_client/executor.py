@@ -77,8 +77,8 @@ class Executor:
                      (method.client_streaming, method.server_streaming)]
         multicallable = getattr(self.channel(step.server), shape)(
             path, request_serializer=request_class.SerializeToString, response_deserializer=response_class.FromString)
-        options = {"timeout": step.timeout_ms / 1000,
-                   "metadata": (("authorization", step.authorization),) if step.HasField("authorization") else ()}
+        metadata = tuple((key, getattr(step, key)) for key in ("authorization", "traceparent") if step.HasField(key))
+        options = {"timeout": step.timeout_ms / 1000, "metadata": metadata}
         outcome = executor_pb2.Outcome()
         started = time.monotonic()
         try:

@@ -72,7 +72,10 @@ export async function call(step: Step, transports: Transports): Promise<Outcome>
   const options = {
     signal: abort.signal,
     timeoutMs: step.timeoutMs,
-    headers: step.authorization === undefined ? {} : { authorization: step.authorization },
+    headers: {
+      ...(step.authorization === undefined ? {} : { authorization: step.authorization }),
+      ...(step.traceparent === undefined ? {} : { traceparent: step.traceparent }),
+    },
   };
   const received = new Received();
   const queue = new RequestQueue<unknown>();

@@ -36,6 +36,8 @@ import java.util.concurrent.TimeUnit;
 final class Executor implements AutoCloseable {
   private static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+  private static final Metadata.Key<String> TRACEPARENT =
+      Metadata.Key.of("traceparent", Metadata.ASCII_STRING_MARSHALLER);
   private static final Metadata.Key<byte[]> STATUS_DETAILS =
       Metadata.Key.of("grpc-status-details-bin", Metadata.BINARY_BYTE_MARSHALLER);
 
@@ -94,6 +96,9 @@ final class Executor implements AutoCloseable {
     Metadata headers = new Metadata();
     if (step.hasAuthorization()) {
       headers.put(AUTHORIZATION, step.getAuthorization());
+    }
+    if (step.hasTraceparent()) {
+      headers.put(TRACEPARENT, step.getTraceparent());
     }
     CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(step.getTimeoutMs(), TimeUnit.MILLISECONDS);
     // What the server sent, in order; the call's end comes last.

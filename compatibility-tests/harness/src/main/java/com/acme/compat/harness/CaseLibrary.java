@@ -27,8 +27,9 @@ final class CaseLibrary {
   static final Set<String> CASE_KEYS = Set.of("requires", "steps", "database");
   static final Set<String> CALL_KEYS = Set.of(
       "call", "auth", "request", "requests", "schema", "timeout_ms", "end", "cancel_after_ms",
-      "exchange", "expect", "save", "times", "poll", "let");
+      "exchange", "expect", "save", "times", "poll", "let", "traceparent");
   static final Set<String> CHECK_KEYS = Set.of("check", "is");
+  static final Set<String> TRACE_KEYS = Set.of("trace", "spans");
   static final Set<String> HTTP_KEYS = Set.of("http", "auth", "headers", "body", "raw", "expect", "save");
   static final Set<String> HTTP_EXPECT_KEYS = Set.of("status", "body", "violations");
   static final Set<String> EXPECT_KEYS = Set.of(
@@ -94,6 +95,17 @@ final class CaseLibrary {
           keys(step, at + ", step " + n, HTTP_KEYS);
           if (step.has("expect")) {
             keys(step.get("expect"), at + ", step " + n + " expect", HTTP_EXPECT_KEYS);
+          }
+        } else if (step.has("trace")) {
+          keys(step, at + ", step " + n, TRACE_KEYS);
+          if (!requires.contains("trace-context")) {
+            throw new IllegalArgumentException(at + ", step " + n + ": a trace step needs requires: [trace-context]");
+          }
+          if (!step.path("spans").isObject() || step.get("spans").isEmpty()) {
+            throw new IllegalArgumentException(at + ", step " + n + ": spans must map a label to each expected span");
+          }
+          for (var span : step.get("spans").properties()) {
+            keys(span.getValue(), at + ", step " + n + " span " + span.getKey(), TraceStep.SPAN_KEYS);
           }
         } else {
           keys(step, at + ", step " + n, CHECK_KEYS);

@@ -19,14 +19,14 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * has. Read strictly — an unknown key, protocol or capability is an error, so a typo cannot
  * silently drop a column from the matrix.
  */
-public record Config(Map<String, Server> servers, Map<String, Client> clients, List<String> faults) {
+public record Config(Map<String, Server> servers, Map<String, Client> clients, List<String> faults, String tracing) {
 
   /** rest: a service's REST/JSON twin, reached by the harness's own HTTP client (RestStep). */
   static final Set<String> PROTOCOLS = Set.of("grpc", "grpc-web", "connect", "rest");
   static final Set<String> FAULTS = Set.of("auth-outage");
   static final Set<String> CAPABILITIES = Set.of(
       "unary", "client-stream", "server-stream", "bidi", "metadata", "deadline", "cancel",
-      "error-details", "unknown-fields", "rest-twin");
+      "error-details", "unknown-fields", "rest-twin", "trace-context");
 
   /**
    * A server; webProxy, when set, is the image that translates the protocols a browser speaks
@@ -66,7 +66,7 @@ public record Config(Map<String, Server> servers, Map<String, Client> clients, L
     try (Reader in = Files.newBufferedReader(file)) {
       root = new Yaml(new SafeConstructor(new LoaderOptions())).load(in);
     }
-    keys(root, "features.yaml", "servers", "clients", "faults");
+    keys(root, "features.yaml", "servers", "clients", "faults", "tracing");
     Map<String, Server> servers = new LinkedHashMap<>();
     map(root.get("servers"), "servers")
         .forEach(
@@ -128,7 +128,15 @@ public record Config(Map<String, Server> servers, Map<String, Client> clients, L
         throw new IllegalArgumentException("features.yaml: unknown fault " + f + "; known: " + FAULTS);
       }
     }
-    return new Config(servers, clients, faults);
+    // The trace backend the topology runs beside the services (its HTTP API is what a trace step
+    // reads); unset, the services export nothing and no case may ask for a trace.
+    String tracing = null;
+    if (root.containsKey("tracing")) {
+      Map<String, Object> t = map(root.get("tracing"), "tracing");
+      keys(t, "tracing", "image");
+      tracing = imageWithTag(string(t.get("image"), "tracing.image"));
+    }
+    return new Config(servers, clients, faults, tracing);
   }
 
   /** Whether both sides have every capability a case requires. */

@@ -74,9 +74,11 @@ final class Session implements AutoCloseable {
       int n = 0;
       for (JsonNode step : spec.steps()) {
         n++;
-        String failed = step.has("call") ? call(spec, step, scope) : step.has("http") ? http(spec, step, scope) : check(step, scope);
+        String failed = step.has("call") ? call(spec, step, scope) : step.has("http") ? http(spec, step, scope)
+            : step.has("trace") ? trace(step, scope) : check(step, scope);
         if (!failed.isEmpty()) {
-          String what = step.has("call") ? step.get("call").asString() : step.has("http") ? step.get("http").asString() : "";
+          String what = step.has("call") ? step.get("call").asString() : step.has("http") ? step.get("http").asString()
+              : step.has("trace") ? "trace" : "";
           detail = "step " + n + (what.isEmpty() ? "" : " (" + what + ")") + ": " + failed;
           break;
         }
@@ -102,6 +104,12 @@ final class Session implements AutoCloseable {
   private static String check(JsonNode step, Values.Scope scope) {
     List<String> differences = Expect.differences(Values.eval(step.get("is"), scope), Values.eval(step.get("check"), scope));
     return String.join("; ", differences);
+  }
+
+  /** A trace step: the trace of that id in the topology's Zipkin, its spans as expected (TraceStep). */
+  private String trace(JsonNode step, Values.Scope scope) throws IOException, InterruptedException {
+    return TraceStep.run(env.get(TraceStep.ZIPKIN_TARGET), Values.eval(step.get("trace"), scope).asString(),
+        Values.eval(step.get("spans"), scope));
   }
 
   /** An http step: a request to the REST twin of the case's server, by the harness (RestStep). */
@@ -194,6 +202,9 @@ final class Session implements AutoCloseable {
     String auth = authorization(spec, step, scope);
     if (!auth.equals("none")) {
       call.setAuthorization(auth);
+    }
+    if (step.has("traceparent")) {
+      call.setTraceparent(Values.eval(step.get("traceparent"), scope).asString());
     }
 
     Outcome outcome = executor.call(call.build(),

@@ -46,7 +46,9 @@ final class Sessions {
         "AUTH_REST_TARGET", topology.authRestTarget(),
         "PERSON_WEB_TARGET", webTarget("person-spring", topology.personTarget()),
         "AUTH_WEB_TARGET", webTarget("auth-node", topology.authTarget()),
-        "BROWSER_PAGE_ORIGIN", topology.pageOrigin());
+        "BROWSER_PAGE_ORIGIN", topology.pageOrigin(),
+        // Read by the harness's trace steps (TraceStep), never by an executor.
+        TraceStep.ZIPKIN_TARGET, topology.zipkinTarget() == null ? "" : topology.zipkinTarget());
     Path log = logs.resolve(client.name() + "-" + server + "-" + protocol + ".log");
     List<Case> cases = new ArrayList<>();
     try (Session session = new Session(client, server, protocol, runId, schemas, env, log,

@@ -32,6 +32,11 @@ public final class Topology implements AutoCloseable {
   /** The alias web-proxy's WEB_PROXY_ROUTES (web-proxy.env) names. */
   static final String PERSON_ALIAS = "person-spring";
   static final int WEB_PROXY_PORT = 8088;
+  /** The trace backend's alias and port: Zipkin's span intake and its HTTP API on one port. */
+  static final String ZIPKIN_ALIAS = "zipkin";
+  static final int ZIPKIN_PORT = 9411;
+  /** Where both services send their spans (each reads its own variable of this name). */
+  static final String ZIPKIN_SPANS = "http://" + ZIPKIN_ALIAS + ":" + ZIPKIN_PORT + "/api/v2/spans";
 
   private static final String AUTH_READY = ".*\"auth service listening\".*";
   // How long a container may take to start: topology.sh's TOPOLOGY_START_SECONDS, read here too
@@ -51,6 +56,8 @@ public final class Topology implements AutoCloseable {
   /** Where a browser client serves its page from: the one origin the proxy and auth-node allow. */
   private final String pageOrigin;
   private final Path dbDir;
+  /** Zipkin, which both services export to, when features.yaml names a tracing image; else null. */
+  private final GenericContainer<?> zipkin;
 
   /**
    * Settings from compatibility-tests/{auth-node,person-spring}.env and the containers' limits
@@ -58,7 +65,7 @@ public final class Topology implements AutoCloseable {
    * count rows in the real database once the service has stopped.
    */
   Topology(Config config, Path envDir, Path dbDir) throws IOException {
-    this(config, envDir, dbDir, Map.of(), Map.of());
+    this(config, envDir, dbDir, Map.of(), Map.of(), config.tracing());
   }
 
   /**
@@ -68,12 +75,13 @@ public final class Topology implements AutoCloseable {
   public static Topology of(Path root, Path dbDir, Map<String, String> authSettings, Map<String, String> personSettings)
       throws IOException {
     Path envDir = root.resolve("compatibility-tests");
-    return new Topology(Config.load(envDir.resolve("features.yaml")), envDir, dbDir, authSettings, personSettings);
+    // No trace backend here: the benchmarks measure the services as they run without one.
+    return new Topology(Config.load(envDir.resolve("features.yaml")), envDir, dbDir, authSettings, personSettings, null);
   }
 
   private Topology(
-      Config config, Path envDir, Path dbDir, Map<String, String> authSettings, Map<String, String> personSettings)
-      throws IOException {
+      Config config, Path envDir, Path dbDir, Map<String, String> authSettings, Map<String, String> personSettings,
+      String tracingImage) throws IOException {
     Map<String, String> authEnv = new LinkedHashMap<>(EnvFile.read(envDir.resolve("auth-node.env")));
     Map<String, String> personEnv = new LinkedHashMap<>(EnvFile.read(envDir.resolve("person-spring.env")));
     authEnv.putAll(authSettings);
@@ -86,6 +94,20 @@ public final class Topology implements AutoCloseable {
     adminUsername = EnvFile.require(authEnv, "AUTH_ADMIN_USERNAME");
     authDeadline = Duration.ofMillis(Long.parseLong(EnvFile.require(personEnv, "AUTH_DEADLINE_MS")));
     this.dbDir = dbDir;
+    if (tracingImage != null) {
+      authEnv.put("AUTH_TRACING_ZIPKIN_ENDPOINT", ZIPKIN_SPANS);
+      personEnv.put("TRACING_ZIPKIN_ENDPOINT", ZIPKIN_SPANS);
+      zipkin =
+          new GenericContainer<>(DockerImageName.parse(tracingImage))
+              .withImagePullPolicy(name -> false)
+              .withNetwork(network)
+              .withNetworkAliases(ZIPKIN_ALIAS)
+              .withExposedPorts(ZIPKIN_PORT)
+              .withCreateContainerCmdModifier(memory(EnvFile.require(limits, "ZIPKIN_MEMORY")))
+              .waitingFor(Wait.forHttp("/health").forPort(ZIPKIN_PORT).forStatusCode(200).withStartupTimeout(START));
+    } else {
+      zipkin = null;
+    }
     // The service runs as uid 1000.
     Files.setPosixFilePermissions(dbDir, PosixFilePermissions.fromString("rwxrwxrwx"));
 
@@ -152,6 +174,10 @@ public final class Topology implements AutoCloseable {
   }
 
   public void start() {
+    // Zipkin first: the services' first spans (the admin's login) then have somewhere to go.
+    if (zipkin != null) {
+      zipkin.start();
+    }
     auth.start();
     person.start();
     webProxy.start();
@@ -180,6 +206,11 @@ public final class Topology implements AutoCloseable {
   /** The origin a browser client's page is served from, the one the proxy and auth-node allow. */
   public String pageOrigin() {
     return pageOrigin;
+  }
+
+  /** host:port of Zipkin's HTTP API (where a trace step reads traces); null without one. */
+  public String zipkinTarget() {
+    return zipkin == null ? null : target(zipkin, ZIPKIN_PORT);
   }
 
   /** host:port of person-spring's REST/JSON twin. */
@@ -232,6 +263,9 @@ public final class Topology implements AutoCloseable {
     Files.writeString(logDir.resolve("auth-node.container.log"), auth.getLogs());
     Files.writeString(logDir.resolve("person-spring.container.log"), person.getLogs());
     Files.writeString(logDir.resolve("web-proxy.container.log"), webProxy.getLogs());
+    if (zipkin != null) {
+      Files.writeString(logDir.resolve("zipkin.container.log"), zipkin.getLogs());
+    }
   }
 
   @Override
@@ -239,6 +273,9 @@ public final class Topology implements AutoCloseable {
     webProxy.stop();
     person.stop();
     auth.stop();
+    if (zipkin != null) {
+      zipkin.stop();
+    }
     network.close();
   }
 }

@@ -1,7 +1,9 @@
 package com.acme.compat.harness;
 
+import java.security.SecureRandom;
 import java.text.Normalizer;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -21,6 +23,9 @@ import tools.jackson.databind.node.ObjectNode;
 final class Values {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final Pattern REFERENCE = Pattern.compile("\\$\\{([^}]*)}");
+  private static final SecureRandom RANDOM = new SecureRandom();
+  /** W3C trace context ids, one per label for the whole case: "${traceid:x}" 16 bytes, "${spanid:x}" 8. */
+  private static final Map<String, Integer> HEX_IDS = Map.of("traceid", 16, "spanid", 8);
 
   /** Variables by name, and the UUIDs "${uuid:label}" handed out in this case so far. */
   static final class Scope {
@@ -118,7 +123,7 @@ final class Values {
     return NODES.stringNode(out.toString());
   }
 
-  /** "uuid" (a new one), "uuid:label", "name:%04d" (a number, formatted) or "name.key.0.*.key". */
+  /** "uuid" (a new one), "uuid:label", "traceid:label", "spanid:label", "name:%04d" (a number, formatted) or "name.key.0.*.key". */
   private static JsonNode resolve(String expression, Scope scope) {
     if (expression.equals("uuid")) {
       return NODES.stringNode(UUID.randomUUID().toString());
@@ -128,6 +133,11 @@ final class Values {
           text(expression.substring(5), scope).asString(), label -> UUID.randomUUID().toString()));
     }
     int colon = expression.indexOf(':');
+    if (colon > 0 && HEX_IDS.containsKey(expression.substring(0, colon))) {
+      int bytes = HEX_IDS.get(expression.substring(0, colon));
+      String key = expression.substring(0, colon) + ":" + text(expression.substring(colon + 1), scope).asString();
+      return NODES.stringNode(scope.uuids.computeIfAbsent(key, k -> hexId(bytes)));
+    }
     if (colon > 0) {
       JsonNode number = resolve(expression.substring(0, colon), scope);
       return NODES.stringNode(String.format(expression.substring(colon + 1), number.asLong()));
@@ -138,6 +148,15 @@ final class Values {
       throw new IllegalArgumentException("${" + expression + "}: nothing is called " + path[0] + " here");
     }
     return walk(value, path, 1, expression);
+  }
+
+  /** Random lower-case hex of that many bytes, never all zeros (W3C: an all-zero id is invalid). */
+  private static String hexId(int bytes) {
+    byte[] id = new byte[bytes];
+    do {
+      RANDOM.nextBytes(id);
+    } while (java.util.Arrays.equals(id, new byte[bytes]));
+    return HexFormat.of().formatHex(id);
   }
 
   /** The rest of a path from segment i: an object key, an array index, or "*" (every element). */
