@@ -53,7 +53,7 @@ done | xargs -0 cp --parents -p -t "$copy"
 # matrix and clients, build stamps, the web proxy's build) in a folder of its own, so they never
 # overwrite the tree's, and nothing of an earlier run is taken for the copy's.
 mkdir -p "$copy/.tmp"
-for tool in bin cache maven node proto-deps proto-deps-grpc registry-servers stamps venv; do
+for tool in bin cache maven node proto-deps proto-deps-grpc registry-servers stamps venv zipkin; do
   [[ -e "$TOOLS/$tool" ]] && ln -s "$TOOLS/$tool" "$copy/.tmp/$tool"
 done
 # The Docker engine, started by the tree's script (its log in the tree's .tmp) before the copy
