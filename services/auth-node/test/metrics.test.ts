@@ -8,18 +8,7 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, createClient } from "@connectrpc/connect";
 import { AuthService, ValidateTokenRequestSchema } from "@acme/contracts/acme/auth/v1/auth_service_pb";
 import { envelope, grpc, post, session } from "./raw-http2.js";
-import { ADMIN, type Protocol, protocols, rejects, type Started, startTestServer } from "./support.js";
-
-/** The value of the one sample of name whose labels include labels; 0 when there is none. */
-function sample(scrape: string, name: string, labels: Record<string, string> = {}): number {
-  for (const line of scrape.split("\n")) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const have = Object.fromEntries([...(match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(match[3]);
-  }
-  return 0;
-}
+import { ADMIN, type Protocol, protocols, rejects, sample, type Started, startTestServer } from "./support.js";
 
 const VALIDATE = { rpc_service: "acme.auth.v1.AuthService", rpc_method: "ValidateToken" };
 const GARBAGE = Buffer.from([0x07, 0xff, 0xff, 0xff, 0xff, 0xff]);

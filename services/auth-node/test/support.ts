@@ -196,3 +196,14 @@ export async function rejects(call: Promise<unknown>, code: Code): Promise<Conne
 export function bearer(token: string): { headers: { authorization: string } } {
   return { headers: { authorization: `Bearer ${token}` } };
 }
+
+/** The value of the one sample of name whose labels include labels; 0 when there is none. */
+export function sample(scrape: string, name: string, labels: Record<string, string> = {}): number {
+  for (const line of scrape.split("\n")) {
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const have = Object.fromEntries([...(match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(match[3]);
+  }
+  return 0;
+}

@@ -14,7 +14,7 @@ import { Code, createClient } from "@connectrpc/connect";
 import { AuthService } from "@acme/contracts/acme/auth/v1/auth_service_pb";
 import { loadConfig } from "../src/config.js";
 import { TokenService } from "../src/tokens.js";
-import { ADMIN, protocols, rejects, type Started, startTestServer } from "./support.js";
+import { ADMIN, protocols, rejects, sample, type Started, startTestServer } from "./support.js";
 
 const ZIPKIN = process.env["AUTH_TEST_ZIPKIN_URL"];
 const VALIDATE = "acme.auth.v1.AuthService/ValidateToken";
@@ -62,17 +62,6 @@ function only(spans: ZipkinSpan[], name: string): ZipkinSpan {
   const found = named(spans, name);
   assert.equal(found.length, 1, `one span ${name} expected in ${JSON.stringify(spans.map((s) => s.name))}`);
   return found[0]!;
-}
-
-/** The value of the one sample of name whose labels include labels; 0 when there is none. */
-function sample(scrape: string, name: string, labels: Record<string, string>): number {
-  for (const line of scrape.split("\n")) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const have = Object.fromEntries([...(match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(match[3]);
-  }
-  return 0;
 }
 
 async function dropped(s: Started, reason: string): Promise<number> {
