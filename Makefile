@@ -110,6 +110,10 @@ bench: setup ## Every benchmark (benchmarks/README.md): the field reports' scena
 test-bench: setup ## The benchmarks' smoke run: every scenario at tiny sizes; fails if the machinery breaks (timings are not judged).
 	@scripts/bench/run.sh smoke
 
+.PHONY: bench-scenarios
+bench-scenarios: setup ## The field reports' scenarios alone (part of make bench, about 25 minutes); the report keeps the store's figures from the last make bench-store.
+	@scripts/bench/run.sh full --scenarios-only
+
 .PHONY: bench-store
 bench-store: setup ## The person store alone (part of make bench): writers before/after its rework, a million people on H2 and PostgreSQL; store-*.json in benchmarks/results/.
 	@scripts/bench/store.sh full benchmarks/results --build

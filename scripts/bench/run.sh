@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# bench/run.sh [full|smoke] — the benchmarks (benchmarks/): the field reports' scenarios against
+# bench/run.sh [full|smoke] [--scenarios-only] — the benchmarks (benchmarks/): the field reports' scenarios against
 # the service images, started by the compatibility harness's Topology in Testcontainers, with
 # ghz and h2load as outside cross-checks; then benchmarks/report/report.py writes the report
 # and charts. `make bench` (full, about 25 minutes on 2 cores) writes benchmarks/results/,
 # which docs/performance.md shows; `make test` runs the smoke plan (every scenario at tiny sizes) into
 # .tmp/bench-smoke/ and fails if the machinery breaks — timings are never judged there, so the
-# store's part runs beside the scenarios.
+# store's part runs beside the scenarios. --scenarios-only (make bench-scenarios) skips the store's
+# part and reports the store-*.json the last `make bench-store` left in benchmarks/results/: the
+# two parts take the machine for about an hour together, and either can be measured again alone.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
-plan="${1:-full}"
+plan="${1:-full}" store=1
+[[ "${2:-}" == --scenarios-only ]] && store=""
 case "$plan" in
   full) out="$ROOT/benchmarks/results" check=() ;;
   smoke) out="$TOOLS/bench-smoke" check=(--check) ;;
@@ -62,6 +65,6 @@ if [[ -n "$store_pid" ]]; then
   ((store_status == 0)) || die "the store's smoke failed (exit $store_status)"
 fi
 ((bench_status == 0)) || die "the scenarios failed (exit $bench_status)"
-[[ -n "$store_pid" ]] || "$ROOT/scripts/bench/store.sh" "$plan" "$out"
+[[ -n "$store_pid" || -z "$store" ]] || "$ROOT/scripts/bench/store.sh" "$plan" "$out"
 "$TOOLS/bench/venv/bin/python" benchmarks/report/report.py "$out/results.json" "$out" "${check[@]}"
 rm -rf "$out/work"
