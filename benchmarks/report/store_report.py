@@ -65,7 +65,8 @@ def section(r, cell, num):
     if writers:
         r.p("## The store — people stored per second", "",
             "W concurrent RegisterPerson writers, each on its own connection, each call waiting for its answer "
-            "(a directory person, a fresh request_id), for a fixed time after a warm-up; every person answered "
+            "(a directory person, a fresh request_id), 15 s after 3 s of warm-up, three repetitions, all after 20 s "
+            "of writes by each number of writers that are not recorded (a fresh service's JIT); every person answered "
             "OK is durable. `before`: the embedded H2 as it was before the store's rework (built from its commit "
             "in the same run), which answered before H2 had written anything. Median (min–max).", "")
         rows = []

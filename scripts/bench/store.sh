@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/store.sh full|smoke OUT [--build] — the store's benchmarks (benchmarks/src/.../StoreBench.java),
+# bench/store.sh full|smoke OUT [--build] [writers|million] — the store's benchmarks (benchmarks/src/.../StoreBench.java),
 # each against a topology of its own (compatibility-tests/topology.sh), writing store-*.json
 # into OUT for benchmarks/report/report.py:
 #   writers: people stored per second by 8 and 100 concurrent RegisterPerson writers, on the
@@ -13,6 +13,7 @@
 # the old commit alone takes minutes): make bench and make bench-store run those. bench/run.sh
 # runs the smoke beside the scenarios. Each topology is the two services alone (no web proxy, no
 # newer schema): the store's benchmarks speak to nothing else.
+# A last argument runs one of the two parts of the full plan again alone, keeping the other's files.
 # PostgreSQL is a throwaway cluster on this machine with fsync on. bench/run.sh calls this after
 # the field reports' scenarios (it has built the images and the program); on its own (make
 # bench-store) --build builds them first.
@@ -21,14 +22,22 @@ source "$ROOT/scripts/services/lib-postgres.sh"
 cd "$ROOT"
 plan="${1:-full}"
 out="${2:-$ROOT/benchmarks/results}"
-[[ "$plan" == full || "$plan" == smoke ]] || die "usage: bench/store.sh full|smoke OUT [--build]"
+build="" part=""
+for arg in "${@:3}"; do
+  case "$arg" in
+    --build) build=1 ;;
+    writers | million) part="$arg" ;;
+    *) die "usage: bench/store.sh full|smoke OUT [--build] [writers|million]" ;;
+  esac
+done
+[[ "$plan" == full || "$plan" == smoke ]] || die "usage: bench/store.sh full|smoke OUT [--build] [writers|million]"
 # The last commit before the store's rework: "before" in the report is this code, built here.
 STORE_BASELINE_REF="${STORE_BASELINE_REF:-66d5dad0c9a64a9fd1906a066dc922da3f700a29}"
 work="$TOOLS/bench/store"
 mkdir -p "$work" "$out"
-rm -f "$out"/store-*.json
+rm -f "$out"/store-${part:-*}-*.json
 
-if [[ "${3:-}" == --build ]]; then
+if [[ -n "$build" ]]; then
   "$ROOT/scripts/services/images.sh"
   "$ROOT/scripts/sdk/java.sh" build >/dev/null
   "${MVN[@]}" -q -pl benchmarks -am package -DskipTests
@@ -74,11 +83,15 @@ measure() {
 }
 
 if [[ "$plan" == full ]]; then
-  measure writers h2-before h2 "$baseline_tag"
-  measure writers h2 h2
-  measure writers postgres postgres
-  measure million h2 h2
-  measure million postgres postgres
+  if [[ "$part" != million ]]; then
+    measure writers h2-before h2 "$baseline_tag"
+    measure writers h2 h2
+    measure writers postgres postgres
+  fi
+  if [[ "$part" != writers ]]; then
+    measure million h2 h2
+    measure million postgres postgres
+  fi
 else
   measure million,writers h2 h2
 fi
