@@ -9,7 +9,7 @@ jar="gen/java/target/acme-contracts-$SDK_VERSION.jar" sources="gen/java/target/a
 # A build asked for again with the same inputs, whose jars are still the ones it installed, is
 # skipped: a release builds the SDK for its service image, the compatibility harness and its
 # packages, from one tree. `test` always runs.
-inputs="$(inputs_hash gen/java pom.xml versions.env scripts/sdk/java.sh)"
+inputs="$(inputs_hash gen/java gen/service-config.json pom.xml versions.env scripts/sdk/java.sh)"
 made=("$jar" "$sources" "$M2/com/acme/contracts/acme-contracts/$SDK_VERSION/acme-contracts-$SDK_VERSION.jar")
 stamp="$TOOLS/sdk-built/java"
 if [[ "$mode" != test && "$(cat "$stamp" 2>/dev/null)" == "$(built_stamp "$inputs" "${made[@]}")" ]]; then

@@ -6,12 +6,14 @@ source "$(dirname "$0")/../lib.sh"
 mode="${1:-build}"
 cd "$ROOT"
 mkdir -p dist/python
+# The retry policy's one definition goes into the package as data (acme_contracts.service_config).
+cp gen/service-config.json gen/python/lib/acme_contracts/service-config.json
 # setuptools reuses gen/python/build between builds and would ship modules deleted since;
 # every build starts without it, and none is left behind.
 trap 'rm -rf gen/python/build' EXIT
 # A build asked for again with the same inputs, whose wheel is unchanged, is skipped, as
 # sdk/java.sh's. `test` always builds.
-inputs="$(inputs_hash gen/python versions.env scripts/sdk/python.sh scripts/setup/requirements-tools.txt)"
+inputs="$(inputs_hash gen/python gen/service-config.json versions.env scripts/sdk/python.sh scripts/setup/requirements-tools.txt)"
 wheel="dist/python/acme_contracts-$SDK_VERSION-py3-none-any.whl" stamp="$TOOLS/sdk-built/python"
 if [[ "$mode" != test && "$(cat "$stamp" 2>/dev/null)" == "$(built_stamp "$inputs" "$wheel")" ]]; then
   echo "python sdk: built from these inputs already (unchanged)"
