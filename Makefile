@@ -14,6 +14,7 @@ MAKEFLAGS += --no-print-directory
 .PHONY: test-docs
 .PHONY: test-crash
 .PHONY: test-schema-registry
+.PHONY: test-compat-scaled
 
 help: ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-24s %s\n", $$1, $$2}'
@@ -136,6 +137,9 @@ test-web-page: setup ## The web page end to end in headless Chromium, on a syste
 
 test-compat: setup ## The compatibility harness: every case of compatibility-tests/cases/ through each SDK's executor against both service images; prints the matrix.
 	@scripts/tests/compat.sh
+
+test-compat-scaled: setup ## The same matrix on make up SCALE=3 (three replicas of each service behind the balancer, one PostgreSQL), a system of its own; not in make test (compatibility-tests/README.md).
+	@scripts/tests/compat.sh scaled
 
 compat-released: setup ## The matrix for clients built on released SDKs (VERSIONS="0.1.0 0.2.0"), installed from the registries the environment names.
 	@scripts/tests/compat.sh released $(VERSIONS)

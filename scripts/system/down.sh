@@ -35,4 +35,5 @@ case "$(system_runtime)" in
   "") echo "the system is not up"; exit 0 ;;
 esac
 rm -f "$SYSTEM_DIR/runtime" "$SYSTEM_DIR/scale" "$SYSTEM_DIR/zipkin-url"
+rm -f "$SYSTEM_DIR/endpoints.env"
 echo "the system is down; its data stays in ${SYSTEM_DIR#"$ROOT/"}/"

@@ -13,6 +13,10 @@ PERSON_REST_PORT="${PERSON_REST_PORT:-8080}"
 # The browser's way in: person-spring's web proxy (Connect, gRPC-Web) and the web page.
 WEB_PROXY_PORT="${WEB_PROXY_PORT:-8088}"
 WEB_PAGE_PORT="${WEB_PAGE_PORT:-8089}"
+# A test's own web page on this port, when set (the compatibility harness's browser client,
+# tests/compat.sh scaled): the browser's way in (auth-node's CORS, web-proxy) allows its origin,
+# http://127.0.0.1:TEST_PAGE_PORT, beside the web page's; endpoints.env names it.
+TEST_PAGE_PORT="${TEST_PAGE_PORT:-}"
 # The schema registry (registry/): Confluent's REST API for the contracts' protobuf schemas.
 SCHEMA_REGISTRY_PORT="${SCHEMA_REGISTRY_PORT:-8086}"
 # Zipkin, the trace backend both services export their spans to: its UI and HTTP API.

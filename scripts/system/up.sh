@@ -4,7 +4,8 @@
 # data kept under .tmp/system/ across `make down` and `make up`. In containers from the images
 # `make` builds (SYSTEM_RUNTIME=docker); where no Docker engine can run, as two processes
 # (SYSTEM_RUNTIME=process). Waits until both serve, then prints the endpoints and what to try.
-# SYSTEM_AUTH_ENV (NAME=VALUE …) adds settings of auth-node's for one system (a test's).
+# SYSTEM_AUTH_ENV (NAME=VALUE …) adds settings of auth-node's for one system (a test's);
+# SYSTEM_PERSON_ENV the same for person-spring's.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/lib-system.sh"
 cd "$ROOT"
@@ -22,6 +23,8 @@ mkdir -p "$SYSTEM_DIR/auth-data" "$SYSTEM_DIR/person-data" "$SYSTEM_DIR/logs"
 echo "$SCALE" >"$SYSTEM_DIR/scale"
 # The web page (consumers/web-page) is the only origin the browser's way in allows.
 page_origin="http://127.0.0.1:$WEB_PAGE_PORT"
+test_page_origin="${TEST_PAGE_PORT:+http://127.0.0.1:$TEST_PAGE_PORT}"
+allowed_origins="$page_origin${test_page_origin:+,$test_page_origin}"
 # The page calls auth-node itself (its RPC port speaks HTTP/1.1 too, and allows the origin)
 # and person-spring, which speaks gRPC only, through web-proxy.
 page_routes="acme.person.v1.PersonService=person-spring:9090"
@@ -69,18 +72,18 @@ case "$runtime" in
       docker run -d --name "$SYSTEM_NAME-auth" --network "$SYSTEM_NAME" --network-alias auth-node \
         --memory "$AUTH_NODE_MEMORY" -v "$SYSTEM_DIR/auth-data:/data" \
         -p "127.0.0.1:$AUTH_PORT:50051" -p "127.0.0.1:$AUTH_REST_PORT:8081" -p "127.0.0.1:$AUTH_METRICS_PORT:9464" \
-        -e AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" -e AUTH_ADMIN_PASSWORD="$password" -e AUTH_CORS_ALLOWED_ORIGINS="$page_origin" \
+        -e AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" -e AUTH_ADMIN_PASSWORD="$password" -e AUTH_CORS_ALLOWED_ORIGINS="$allowed_origins" \
         "${auth_tracing[@]}" $(for s in ${SYSTEM_AUTH_ENV:-}; do echo "-e $s"; done) "$AUTH_NODE_IMAGE" >/dev/null
       # AUTH_ADDRESS is the image's default: auth-node:50051, the alias above.
       docker run -d --name "$SYSTEM_NAME-person" --network "$SYSTEM_NAME" --network-alias person-spring \
         --memory "$PERSON_SPRING_MEMORY" -v "$SYSTEM_DIR/person-data:/data" \
         -p "127.0.0.1:$PERSON_PORT:9090" -p "127.0.0.1:$PERSON_REST_PORT:8080" \
-        "${person_tracing[@]}" "$PERSON_SPRING_IMAGE" >/dev/null
+        "${person_tracing[@]}" $(for s in ${SYSTEM_PERSON_ENV:-}; do echo "-e $s"; done) "$PERSON_SPRING_IMAGE" >/dev/null
     else
       source "$ROOT/scripts/system/replicas.sh"
     fi
     docker run -d --name "$SYSTEM_NAME-web-proxy" --network "$SYSTEM_NAME" --memory "$WEB_PROXY_MEMORY" \
-      -p "127.0.0.1:$WEB_PROXY_PORT:8088" -e WEB_PROXY_ALLOWED_ORIGINS="$page_origin" -e WEB_PROXY_ROUTES="$page_routes" \
+      -p "127.0.0.1:$WEB_PROXY_PORT:8088" -e WEB_PROXY_ALLOWED_ORIGINS="$allowed_origins" -e WEB_PROXY_ROUTES="$page_routes" \
       "$WEB_PROXY_IMAGE" >/dev/null
     docker run -d --name "$SYSTEM_NAME-web-page" --user 1000:1000 -v "$ROOT/consumers/web-page:/page:ro" \
       -p "127.0.0.1:$WEB_PAGE_PORT:8089" -e WEB_PAGE_HOST=0.0.0.0 -e WEB_PAGE_AUTH_URL="http://127.0.0.1:$AUTH_PORT" \
@@ -99,17 +102,17 @@ case "$runtime" in
     fi
     (cd services/auth-node && AUTH_DATA_DIR="$SYSTEM_DIR/auth-data" AUTH_PORT="$AUTH_PORT" \
       AUTH_REST_PORT="$AUTH_REST_PORT" AUTH_METRICS_PORT="$AUTH_METRICS_PORT" \
-      AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" AUTH_ADMIN_PASSWORD="$password" AUTH_CORS_ALLOWED_ORIGINS="$page_origin" \
+      AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" AUTH_ADMIN_PASSWORD="$password" AUTH_CORS_ALLOWED_ORIGINS="$allowed_origins" \
       AUTH_TRACING_ZIPKIN_ENDPOINT="$tracing_endpoint" nohup env ${SYSTEM_AUTH_ENV:-} node dist/src/main.js >"$SYSTEM_DIR/logs/auth-node.log" 2>&1 & echo $! >"$SYSTEM_DIR/auth.pid")
     PERSON_DATA_DIR="$SYSTEM_DIR/person-data" AUTH_ADDRESS="localhost:$AUTH_PORT" \
       GRPC_PORT="$PERSON_PORT" REST_PORT="$PERSON_REST_PORT" TRACING_ZIPKIN_ENDPOINT="$tracing_endpoint" \
-      nohup java -jar services/person-spring/target/person-spring-*-exec.jar \
+      nohup env ${SYSTEM_PERSON_ENV:-} java -jar services/person-spring/target/person-spring-*-exec.jar \
       >"$SYSTEM_DIR/logs/person-spring.log" 2>&1 &
     echo $! >"$SYSTEM_DIR/person.pid"
     "$ROOT/scripts/services/web-proxy.sh" build
     WEB_PROXY_LISTEN="127.0.0.1:$WEB_PROXY_PORT" \
       WEB_PROXY_ROUTES="acme.person.v1.PersonService=127.0.0.1:$PERSON_PORT" \
-      WEB_PROXY_DESCRIPTORS="$TOOLS/web-proxy/image/contracts.binpb" WEB_PROXY_ALLOWED_ORIGINS="$page_origin" \
+      WEB_PROXY_DESCRIPTORS="$TOOLS/web-proxy/image/contracts.binpb" WEB_PROXY_ALLOWED_ORIGINS="$allowed_origins" \
       nohup "$TOOLS/web-proxy/image/web-proxy" >"$SYSTEM_DIR/logs/web-proxy.log" 2>&1 &
     echo $! >"$SYSTEM_DIR/web-proxy.pid"
     WEB_PAGE_PORT="$WEB_PAGE_PORT" WEB_PAGE_AUTH_URL="http://127.0.0.1:$AUTH_PORT" WEB_PAGE_PERSON_URL="http://127.0.0.1:$WEB_PROXY_PORT" \
@@ -121,6 +124,26 @@ esac
 echo "$runtime" >"$SYSTEM_DIR/runtime"
 # What demo.sh reads traces from (empty: a backend of the user's own, which it does not query).
 if [[ -n "$own_zipkin" ]]; then echo "http://127.0.0.1:$ZIPKIN_PORT" >"$SYSTEM_DIR/zipkin-url"; else rm -f "$SYSTEM_DIR/zipkin-url"; fi
+# Where the system answers from this machine, for a test that uses it as it is (the
+# compatibility harness's RunningSystem reads this file): one place that knows the ports.
+{
+  echo "AUTH_TARGET=127.0.0.1:$AUTH_PORT"
+  echo "AUTH_REST_TARGET=127.0.0.1:$AUTH_REST_PORT"
+  echo "PERSON_TARGET=127.0.0.1:$PERSON_PORT"
+  echo "PERSON_REST_TARGET=127.0.0.1:$PERSON_REST_PORT"
+  echo "WEB_PROXY_TARGET=127.0.0.1:$WEB_PROXY_PORT"
+  echo "PAGE_ORIGIN=$test_page_origin"
+  echo "ZIPKIN_TARGET=${own_zipkin:+127.0.0.1:$ZIPKIN_PORT}"
+  echo "ADMIN_USERNAME=$ADMIN_USERNAME"
+  echo "ADMIN_PASSWORD_FILE=$SYSTEM_DIR/admin-password"
+  echo "SCALE=$SCALE"
+  # The replicas' shared PostgreSQL, its person database as this machine reaches it.
+  if ((SCALE > 1)); then
+    echo "PERSON_DATABASE_URL=jdbc:postgresql://127.0.0.1:$POSTGRES_PORT/person"
+    echo "PERSON_DATABASE_USER=person"
+    echo "PERSON_DATABASE_PASSWORD_FILE=$SYSTEM_DIR/postgres-password"
+  fi
+} >"$SYSTEM_DIR/endpoints.env"
 
 # The schema registry, a process in both runtimes: it judges with buf and the gate's plugin,
 # host tools (.tmp/bin). Filled from this repository's release tags; writes need an admin's

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# tests/compat.sh [released VERSION…] — `make test-compat`: the compatibility harness
+# tests/compat.sh [released VERSION… | scaled] — `make test-compat`: the compatibility harness
 # (compatibility-tests/). Builds both service images (service-images.sh), the newer schema and
 # every client, then runs the harness, which starts the topology in Testcontainers and prints the
 # matrix. With `released VERSION…`, only clients built on those released SDK versions run (a row
 # per client × version), each installed from the registries the environment names
 # (compatibility-tests/released/build.sh): what `make release` checks before it publishes.
+# With `scaled` (`make test-compat-scaled`), the same clients and cases run against `make up
+# SCALE=3` (features.yaml topologies.scaled): a system of this run's own, started here and
+# stopped at the end, which the harness reaches through its endpoints.env.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 # Testcontainers on this machine: no ryuk (its image cannot be pulled), the engine's ports on
@@ -52,6 +55,39 @@ if [[ "${1:-}" == released ]]; then
   export COMPAT_RELEASED COMPAT_ONLY_RELEASED=1
 fi
 log "clients and harness built in $((SECONDS - start)) s"
+
+if [[ "${1:-}" == scaled ]]; then
+  # Its own name, data folder and free ports, beside a user's system; the browser client's
+  # page on a port of its own, which the system then allows (lib-system.sh TEST_PAGE_PORT).
+  export SCALE=3 SYSTEM_NAME="acme-compat-scaled-$$" SYSTEM_DIR="$TOOLS/system-compat-scaled"
+  for port in AUTH_PORT AUTH_REST_PORT AUTH_METRICS_PORT PERSON_PORT PERSON_REST_PORT WEB_PROXY_PORT WEB_PAGE_PORT \
+    SCHEMA_REGISTRY_PORT BALANCER_STATS_PORT POSTGRES_PORT ZIPKIN_PORT TEST_PAGE_PORT; do
+    export "$port=$(free_port)"
+  done
+  # Its own Zipkin, which the trace cases read; and the settings the cases were written for,
+  # the harness topology's own (one definition each: auth-node.env, person-spring.env).
+  unset TRACING_ZIPKIN_ENDPOINT
+  env_settings() { grep -v -e '^#' -e '^$' "$1" | tr '\n' ' '; }
+  SYSTEM_AUTH_ENV="$(env_settings compatibility-tests/auth-node.env)"
+  SYSTEM_PERSON_ENV="$(env_settings compatibility-tests/person-spring.env)"
+  export SYSTEM_AUTH_ENV SYSTEM_PERSON_ENV
+  rm -rf "$SYSTEM_DIR"
+  system_logs="$TOOLS/compat-scaled/system-logs"
+  rm -rf "$system_logs" && mkdir -p "$system_logs"
+  # The containers' logs are kept for a failure's post-mortem before the system goes.
+  stop_system() {
+    for c in $(docker ps -a --filter "name=^$SYSTEM_NAME-" --format '{{.Names}}'); do
+      docker logs "$c" >"$system_logs/${c#"$SYSTEM_NAME-"}.log" 2>&1 || true
+    done
+    "$ROOT/scripts/system/down.sh" >/dev/null
+    rm -rf "$SYSTEM_DIR"
+  }
+  trap stop_system EXIT
+  up_start=$SECONDS
+  "$ROOT/scripts/system/up.sh" >"$system_logs/up.log" 2>&1 || { tail -20 "$system_logs/up.log"; die "make up SCALE=3 failed (above)"; }
+  log "make up SCALE=3 in $((SECONDS - up_start)) s; its containers' logs will be in ${system_logs#"$ROOT/"}/"
+  export COMPAT_TOPOLOGY=scaled COMPAT_SYSTEM="$SYSTEM_DIR/endpoints.env"
+fi
 
 harness=compatibility-tests/harness/target
 java -cp "$harness/classes:$(cat "$harness/classpath.txt")" com.acme.compat.harness.Main "$ROOT"

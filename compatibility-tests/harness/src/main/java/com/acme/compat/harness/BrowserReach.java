@@ -19,7 +19,7 @@ import java.util.List;
 final class BrowserReach {
   private BrowserReach() {}
 
-  static List<Case> check(Config config, Topology topology) {
+  static List<Case> check(Config config, Endpoints topology) {
     List<Case> cases = new ArrayList<>();
     List<Config.Client> browsers = config.clients().values().stream().filter(Config.Client::browser).toList();
     for (Config.Server server : config.servers().values()) {

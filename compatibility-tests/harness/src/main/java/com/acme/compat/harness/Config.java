@@ -19,7 +19,9 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * has. Read strictly — an unknown key, protocol or capability is an error, so a typo cannot
  * silently drop a column from the matrix.
  */
-public record Config(Map<String, Server> servers, Map<String, Client> clients, List<String> faults, String tracing) {
+public record Config(
+    Map<String, Server> servers, Map<String, Client> clients, List<String> faults, String tracing,
+    Map<String, TopologySpec> topologies) {
 
   /** rest: a service's REST/JSON twin, reached by the harness's own HTTP client (RestStep). */
   static final Set<String> PROTOCOLS = Set.of("grpc", "grpc-web", "connect", "rest");
@@ -61,12 +63,56 @@ public record Config(Map<String, Server> servers, Map<String, Client> clients, L
     }
   }
 
+  /** The topology a run uses unless COMPAT_TOPOLOGY names another: the one the harness starts itself. */
+  static final String DEFAULT_TOPOLOGY = "harness";
+
+  /**
+   * A topology the matrix runs on (features.yaml topologies). harnessStarts: the harness starts
+   * it in Testcontainers and owns its containers; otherwise it is a running system whose
+   * endpoints the harness reads (RunningSystem). notApplicable: what it cannot offer —
+   * "fault/NAME", "case/SERVER/CASE" or "capability/NAME" (every case that requires it) — each
+   * with the reason the matrix prints for what it therefore does not run.
+   */
+  record TopologySpec(String name, boolean harnessStarts, Map<String, String> notApplicable) {
+
+    /** Why a case cannot run on this topology; null when it can. */
+    String notApplicable(String server, String caseName, List<String> requires) {
+      String key = "case/" + server + "/" + caseName;
+      if (notApplicable.containsKey(key)) {
+        return key + ": " + notApplicable.get(key);
+      }
+      return requires.stream().map(c -> "capability/" + c).filter(notApplicable::containsKey).findFirst()
+          .map(c -> c + ": " + notApplicable.get(c)).orElse(null);
+    }
+
+    /** Why a fault cannot run on this topology; null when it can. */
+    String faultNotApplicable(String fault) {
+      String key = "fault/" + fault;
+      return notApplicable.containsKey(key) ? key + ": " + notApplicable.get(key) : null;
+    }
+
+    /** The case/SERVER/CASE entries that name no case of the library: stale, so refused. */
+    List<String> unknownCases(List<CaseLibrary.Spec> library) {
+      return notApplicable.keySet().stream().filter(k -> k.startsWith("case/"))
+          .filter(k -> library.stream().noneMatch(c -> k.equals("case/" + c.server() + "/" + c.name())))
+          .toList();
+    }
+  }
+
+  TopologySpec topology(String name) {
+    TopologySpec spec = topologies.get(name);
+    if (spec == null) {
+      throw new IllegalArgumentException("features.yaml declares no topology " + name + "; known: " + topologies.keySet());
+    }
+    return spec;
+  }
+
   static Config load(Path file) throws IOException {
     Map<String, Object> root;
     try (Reader in = Files.newBufferedReader(file)) {
       root = new Yaml(new SafeConstructor(new LoaderOptions())).load(in);
     }
-    keys(root, "features.yaml", "servers", "clients", "faults", "tracing");
+    keys(root, "features.yaml", "servers", "clients", "faults", "tracing", "topologies");
     Map<String, Server> servers = new LinkedHashMap<>();
     map(root.get("servers"), "servers")
         .forEach(
@@ -136,7 +182,45 @@ public record Config(Map<String, Server> servers, Map<String, Client> clients, L
       keys(t, "tracing", "image");
       tracing = imageWithTag(string(t.get("image"), "tracing.image"));
     }
-    return new Config(servers, clients, faults, tracing);
+    return new Config(servers, clients, faults, tracing, topologies(root.get("topologies"), faults));
+  }
+
+  /** features.yaml topologies; without the key, only the one the harness starts itself. */
+  private static Map<String, TopologySpec> topologies(Object value, List<String> faults) {
+    Map<String, TopologySpec> out = new LinkedHashMap<>();
+    if (value == null) {
+      out.put(DEFAULT_TOPOLOGY, new TopologySpec(DEFAULT_TOPOLOGY, true, Map.of()));
+      return out;
+    }
+    map(value, "topologies").forEach((name, v) -> {
+      String where = "topologies." + name;
+      Map<String, Object> t = map(v, where);
+      keys(t, where, "start", "not-applicable");
+      String start = string(t.get("start"), where + ".start");
+      if (!start.equals("harness") && !start.equals("system")) {
+        throw new IllegalArgumentException("features.yaml: " + where + ".start must be harness or system, not " + start);
+      }
+      Map<String, String> notApplicable = new LinkedHashMap<>();
+      map(t.getOrDefault("not-applicable", Map.of()), where + ".not-applicable").forEach((what, reason) -> {
+        String[] parts = what.split("/", -1);
+        boolean known = switch (parts[0]) {
+          case "fault" -> parts.length == 2 && faults.contains(parts[1]);
+          case "capability" -> parts.length == 2 && CAPABILITIES.contains(parts[1]);
+          case "case" -> parts.length == 3 && !parts[1].isEmpty() && !parts[2].isEmpty();
+          default -> false;
+        };
+        if (!known) {
+          throw new IllegalArgumentException("features.yaml: " + where + ".not-applicable names " + what
+              + ", which is no fault/NAME of faults, capability/NAME or case/SERVER/CASE");
+        }
+        notApplicable.put(what, string(reason, where + ".not-applicable." + what));
+      });
+      out.put(name, new TopologySpec(name, start.equals("harness"), notApplicable));
+    });
+    if (!out.containsKey(DEFAULT_TOPOLOGY) || !out.get(DEFAULT_TOPOLOGY).harnessStarts()) {
+      throw new IllegalArgumentException("features.yaml: topologies needs " + DEFAULT_TOPOLOGY + " with start: harness");
+    }
+    return out;
   }
 
   /** Whether both sides have every capability a case requires. */

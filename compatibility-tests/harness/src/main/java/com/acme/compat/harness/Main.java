@@ -14,10 +14,11 @@ import java.util.stream.Stream;
 /**
  * The compatibility harness. Usage: {@code Main <repository root>}; scripts/tests/compat.sh builds
  * the images, the clients and the newer schema first. Order: the golden vectors (no servers
- * needed), then the topology, every case of cases/ for every client × protocol that can run it
- * (features.yaml), the fault, and last the database checks once person-spring has stopped. Prints the matrix, writes it to
- * .tmp/compat/matrix.{md,json}, and exits non-zero when a case fails or the expected-failures
- * list is stale.
+ * needed), then the topology — the harness's own, or with COMPAT_TOPOLOGY and COMPAT_SYSTEM a
+ * running system's (features.yaml topologies) — every case of cases/ for every client × protocol
+ * that can run it there (features.yaml), the fault, and last the database checks. Prints the
+ * matrix, writes it to .tmp/compat/matrix.{md,json} (.tmp/compat-TOPOLOGY/ for another
+ * topology), and exits non-zero when a case fails or the expected-failures list is stale.
  */
 public final class Main {
 
@@ -34,14 +35,26 @@ public final class Main {
     Path tests = root.resolve("compatibility-tests");
     Config config = Config.load(tests.resolve("features.yaml"));
     ExpectedFailures expected = ExpectedFailures.load(tests.resolve("expected-failures.yaml"));
-    Path work = root.resolve(".tmp/compat");
+    // The topology (features.yaml topologies): the harness's own unless COMPAT_TOPOLOGY names
+    // a running system's, whose endpoints COMPAT_SYSTEM gives (make up's endpoints.env).
+    Config.TopologySpec where = config.topology(System.getenv().getOrDefault("COMPAT_TOPOLOGY", Config.DEFAULT_TOPOLOGY));
+    for (String t : expected.topologyNames()) {
+      config.topology(t);
+    }
+    expected = expected.on(where.name());
+    // Each topology's matrix and logs in a folder of its own, so one run does not erase another's.
+    Path work = root.resolve(where.name().equals(Config.DEFAULT_TOPOLOGY) ? ".tmp/compat" : ".tmp/compat-" + where.name());
     Path logs = fresh(work.resolve("logs"));
-    Path nextSchema = work.resolve("schema-next/schema-next.binpb");
+    Path nextSchema = root.resolve(".tmp/compat/schema-next/schema-next.binpb");
     if (!Files.isRegularFile(nextSchema)) {
       throw new IllegalStateException(nextSchema + " is missing: run compatibility-tests/schema-next/build.sh");
     }
 
     List<CaseLibrary.Spec> library = CaseLibrary.load(tests.resolve("cases"), config);
+    List<String> unknown = where.unknownCases(library);
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException("features.yaml: topologies." + where.name() + ".not-applicable names no case: " + unknown);
+    }
     Schemas schemas = new Schemas(nextSchema);
 
     // Clients built on released SDK versions (COMPAT_RELEASED); with COMPAT_ONLY_RELEASED=1 only
@@ -57,8 +70,11 @@ public final class Main {
     List<Case> cases = new ArrayList<>(onlyReleased ? List.of() : golden(config, tests, fresh(work.resolve("golden")), logs));
     List<Session.RowCheck> rows = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
-    try (Topology topology = new Topology(config, tests, fresh(work.resolve("person-db")))) {
-      log("starting auth-node and person-spring");
+    List<String> notApplicable = new ArrayList<>();
+    try (Endpoints topology = where.harnessStarts()
+        ? new Topology(config, tests, fresh(work.resolve("person-db")))
+        : RunningSystem.load(Path.of(required("COMPAT_SYSTEM")))) {
+      log("topology " + where.name() + (where.harnessStarts() ? ": starting auth-node and person-spring" : ": a running system"));
       topology.start();
       log("auth-node at " + topology.authTarget() + ", person-spring at " + topology.personTarget());
       Sessions sessions = new Sessions(topology, schemas, logs, config);
@@ -78,11 +94,18 @@ public final class Main {
               .filter(c -> c.server().equals(server.name()) && server.capabilities().containsAll(c.requires())
                   && Config.cannot(client, c.requires()) != null)
               .toList();
+          // And so is what the topology cannot offer.
+          List<CaseLibrary.Spec> here = specs.stream()
+              .filter(c -> where.notApplicable(server.name(), c.name(), c.requires()) == null)
+              .toList();
           for (String protocol : config.protocolsOf(client, server)) {
             cannot.forEach(c -> skipped.add(Case.key(client.name(), server.name(), protocol, c.name()) + ": "
                 + Config.cannot(client, c.requires())));
-            if (!specs.isEmpty()) {
-              cases.addAll(sessions.run(client, run.schemas(), server.name(), protocol, specs, rows, skipped));
+            specs.stream().filter(c -> !here.contains(c)).forEach(c -> notApplicable.add(
+                Case.key(client.name(), server.name(), protocol, c.name()) + ": "
+                    + where.notApplicable(server.name(), c.name(), c.requires())));
+            if (!here.isEmpty()) {
+              cases.addAll(sessions.run(client, run.schemas(), server.name(), protocol, here, rows, skipped));
             }
           }
         }
@@ -91,18 +114,26 @@ public final class Main {
       cases.addAll(BrowserReach.check(config, topology));
       AuthOutageFault outage = null;
       if (!onlyReleased && config.faults().contains(AuthOutageFault.FAULT)) {
-        log("fault: stopping auth-node while person-spring is under calls");
-        outage = new AuthOutageFault(Sessions.runId());
-        cases.addAll(outage.run(topology));
+        String why = where.faultNotApplicable(AuthOutageFault.FAULT);
+        if (why != null) {
+          notApplicable.add(Case.key("harness", "faults", "grpc", AuthOutageFault.FAULT) + ": " + why);
+        } else if (topology instanceof Topology owned) {
+          log("fault: stopping auth-node while person-spring is under calls");
+          outage = new AuthOutageFault(Sessions.runId());
+          cases.addAll(outage.run(owned));
+        } else {
+          throw new IllegalStateException("features.yaml: topology " + where.name() + " must declare fault/"
+              + AuthOutageFault.FAULT + " not applicable: the fault stops a container only a topology the harness starts owns");
+        }
       }
-      log("stopping person-spring, then counting rows in its database");
-      Path db;
+      log("person-spring's database: the rows each case must leave");
+      PersonDatabase opened;
       try {
-        db = topology.stopPerson();
+        opened = topology.personDatabase();
       } finally {
         topology.saveLogs(logs);
       }
-      try (PersonDatabase people = new PersonDatabase(db)) {
+      try (PersonDatabase people = opened) {
         if (outage != null) {
           cases.add(outage.checkDatabase(people));
         }
@@ -110,9 +141,9 @@ public final class Main {
       }
     }
 
-    Matrix matrix = new Matrix(cases, expected, skipped);
+    Matrix matrix = new Matrix(cases, expected, skipped, notApplicable);
     long seconds = (System.nanoTime() - start) / 1_000_000_000;
-    String title = "Compatibility matrix (harness " + seconds + " s)";
+    String title = "Compatibility matrix on topology " + where.name() + " (harness " + seconds + " s)";
     System.out.println();
     System.out.print(matrix.markdown(title));
     matrix.write(work, title);
@@ -211,6 +242,14 @@ public final class Main {
           sum[1] + " rows where " + sum[2] + " runs must leave " + sum[0], 0));
     });
     return cases;
+  }
+
+  private static String required(String name) {
+    String value = System.getenv(name);
+    if (value == null || value.isBlank()) {
+      throw new IllegalStateException(name + " is not set: a topology the harness does not start needs its system's endpoints file");
+    }
+    return value;
   }
 
   private static Path fresh(Path dir) throws IOException {

@@ -39,12 +39,20 @@ final class Matrix {
   /** Cases a released client's schema could not express (Schemas.NotInRelease): no verdict. */
   private final List<String> skipped;
 
+  /** Cases and faults the topology cannot offer (features.yaml topologies), each "key: reason". */
+  private final List<String> notApplicable;
+
   Matrix(List<Case> cases, ExpectedFailures expected) {
     this(cases, expected, List.of());
   }
 
   Matrix(List<Case> cases, ExpectedFailures expected, List<String> skipped) {
+    this(cases, expected, skipped, List.of());
+  }
+
+  Matrix(List<Case> cases, ExpectedFailures expected, List<String> skipped, List<String> notApplicable) {
     this.skipped = skipped;
+    this.notApplicable = notApplicable;
     Set<String> keys = new LinkedHashSet<>();
     for (Case c : cases) {
       keys.add(c.key());
@@ -106,6 +114,7 @@ final class Matrix {
     totals.forEach((v, n) -> out.append(n).append(' ').append(v.label).append(", "));
     out.setLength(out.length() - 2);
     out.append("\n");
+    out.append(perClient());
     List<Row> notable = rows.stream().filter(r -> r.verdict() != Verdict.PASS).toList();
     if (!notable.isEmpty() || !stale.isEmpty()) {
       out.append("\n## Not passing\n\n");
@@ -124,12 +133,50 @@ final class Matrix {
       out.append("\n## Not run: what the client cannot do, or its release lacks (shown as —)\n\n");
       skipped.forEach(k -> out.append("- `").append(k).append("`\n"));
     }
+    if (!notApplicable.isEmpty()) {
+      out.append("\n## Not applicable on this topology (features.yaml topologies)\n\n");
+      notApplicable.forEach(k -> out.append("- `").append(k).append("`\n"));
+    }
     List<Row> facts = rows.stream().filter(r -> r.c().server().equals("faults") && !r.c().detail().isEmpty()).toList();
     if (!facts.isEmpty()) {
       out.append("\n## Fault figures\n\n");
       facts.forEach(r -> out.append("- `").append(r.c().feature()).append("`: ").append(r.c().detail()).append('\n'));
     }
     return out.toString();
+  }
+
+  /**
+   * Per client: the cases that ran and their verdicts, and those that did not run — what the
+   * client cannot do, and what the topology cannot offer — so nothing is left out unseen.
+   */
+  String perClient() {
+    Map<String, int[]> counts = new LinkedHashMap<>();
+    // ran, pass, expected, FAIL or XPASS, cannot, not applicable
+    for (Row r : rows) {
+      int[] c = counts.computeIfAbsent(r.c().client(), k -> new int[6]);
+      c[0]++;
+      switch (r.verdict()) {
+        case PASS -> c[1]++;
+        case EXPECTED -> c[2]++;
+        default -> c[3]++;
+      }
+    }
+    skipped.forEach(k -> counts.computeIfAbsent(client(k), x -> new int[6])[4]++);
+    notApplicable.forEach(k -> counts.computeIfAbsent(client(k), x -> new int[6])[5]++);
+    StringBuilder out = new StringBuilder("\n| client | ran | pass | expected | FAIL/XPASS | not run (cannot) | not applicable |\n");
+    out.append("|---|---|---|---|---|---|---|\n");
+    counts.forEach((client, c) -> {
+      out.append("| ").append(client);
+      for (int n : c) {
+        out.append(" | ").append(n);
+      }
+      out.append(" |\n");
+    });
+    return out.toString();
+  }
+
+  private static String client(String key) {
+    return key.substring(0, Math.max(0, key.indexOf('/')));
   }
 
   void write(Path dir, String title) throws IOException {
@@ -150,6 +197,7 @@ final class Matrix {
     doc.put("cases", json);
     doc.put("stale", stale);
     doc.put("notRun", skipped);
+    doc.put("notApplicable", notApplicable);
     JsonMapper.builder().build().writerWithDefaultPrettyPrinter().writeValue(dir.resolve("matrix.json").toFile(), doc);
   }
 }

@@ -10,16 +10,22 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * person-spring's own H2 database, opened from the host after the service stopped: the count of
- * people comes from the rows, not from the service's answers about them.
+ * person-spring's own database, opened from the host — its H2 file after the service stopped, or
+ * the PostgreSQL its replicas share: the count of people comes from the rows, not from the
+ * service's answers about them. The same SQL holds for both (the service's migrations give both
+ * the same person table).
  */
 final class PersonDatabase implements AutoCloseable {
 
   private final Connection connection;
 
-  PersonDatabase(Path dir) throws SQLException {
-    // The same credentials as the service's defaults (DB_USER sa, empty password).
-    connection = DriverManager.getConnection("jdbc:h2:file:" + dir.resolve("person"), "sa", "");
+  PersonDatabase(String jdbcUrl, String user, String password) throws SQLException {
+    connection = DriverManager.getConnection(jdbcUrl, user, password);
+  }
+
+  /** The H2 file in dir, with the same credentials as the service's defaults (DB_USER sa, empty password). */
+  static PersonDatabase h2(Path dir) throws SQLException {
+    return new PersonDatabase("jdbc:h2:file:" + dir.resolve("person"), "sa", "");
   }
 
   /** Ids of the people whose name starts with prefix (ids are the primary key: no repeats). */

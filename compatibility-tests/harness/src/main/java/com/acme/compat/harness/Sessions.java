@@ -10,12 +10,12 @@ import java.util.Map;
 final class Sessions {
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private final Topology topology;
+  private final Endpoints topology;
   private final Schemas schemas;
   private final Path logs;
   private final Config config;
 
-  Sessions(Topology topology, Schemas schemas, Path logs, Config config) {
+  Sessions(Endpoints topology, Schemas schemas, Path logs, Config config) {
     this.config = config;
     this.topology = topology;
     this.schemas = schemas;
@@ -52,7 +52,7 @@ final class Sessions {
     Path log = logs.resolve(client.name() + "-" + server + "-" + protocol + ".log");
     List<Case> cases = new ArrayList<>();
     try (Session session = new Session(client, server, protocol, runId, schemas, env, log,
-        topology.adminUsername, topology.adminPassword)) {
+        topology.adminUsername(), topology.adminPassword())) {
       for (CaseLibrary.Spec spec : specs) {
         Case c;
         try {

@@ -21,7 +21,7 @@ import org.testcontainers.utility.DockerImageName;
  * locally built ones and are never pulled. The benchmarks (benchmarks/) start the services
  * through this class too, so there is one definition of how they run.
  */
-public final class Topology implements AutoCloseable {
+public final class Topology implements Endpoints {
 
   /** The alias person-spring's AUTH_ADDRESS (person-spring.env) names. */
   static final String AUTH_ALIAS = "auth-node";
@@ -173,6 +173,7 @@ public final class Topology implements AutoCloseable {
     return DockerImageName.parse(spec.image());
   }
 
+  @Override
   public void start() {
     // Zipkin first: the services' first spans (the admin's login) then have somewhere to go.
     if (zipkin != null) {
@@ -183,39 +184,55 @@ public final class Topology implements AutoCloseable {
     webProxy.start();
   }
 
-  /** host:port of auth-node's gRPC (and gRPC-Web, Connect) port. */
+  @Override
   public String authTarget() {
     return target(auth, AUTH_PORT);
   }
 
-  /** host:port of auth-node's REST/JSON twin. */
+  @Override
   public String authRestTarget() {
     return target(auth, AUTH_REST_PORT);
   }
 
-  /** host:port of person-spring's gRPC port. */
+  @Override
   public String personTarget() {
     return target(person, PERSON_PORT);
   }
 
-  /** host:port of person-spring's web proxy (Connect and gRPC-Web). */
+  @Override
   public String webProxyTarget() {
     return target(webProxy, WEB_PROXY_PORT);
   }
 
-  /** The origin a browser client's page is served from, the one the proxy and auth-node allow. */
+  @Override
   public String pageOrigin() {
     return pageOrigin;
   }
 
-  /** host:port of Zipkin's HTTP API (where a trace step reads traces); null without one. */
+  @Override
   public String zipkinTarget() {
     return zipkin == null ? null : target(zipkin, ZIPKIN_PORT);
   }
 
-  /** host:port of person-spring's REST/JSON twin. */
+  @Override
   public String personRestTarget() {
     return target(person, PERSON_REST_PORT);
+  }
+
+  @Override
+  public String adminUsername() {
+    return adminUsername;
+  }
+
+  @Override
+  public String adminPassword() {
+    return adminPassword;
+  }
+
+  /** Its H2 file, once person-spring has stopped gracefully (stopPerson). */
+  @Override
+  public PersonDatabase personDatabase() throws java.sql.SQLException {
+    return PersonDatabase.h2(stopPerson());
   }
 
   /** The running containers' names, for docker stats. */
@@ -259,6 +276,7 @@ public final class Topology implements AutoCloseable {
   }
 
   /** Both services' logs (every start of the container), for a failure's post-mortem. */
+  @Override
   public void saveLogs(Path logDir) throws IOException {
     Files.writeString(logDir.resolve("auth-node.container.log"), auth.getLogs());
     Files.writeString(logDir.resolve("person-spring.container.log"), person.getLogs());
