@@ -75,7 +75,7 @@ public record PersonProperties(
       @DefaultValue("10s") Duration requestArrivalTime) {}
 
   /**
-   * The gRPC transport: the HTTP/2 flow-control window each stream starts with, whether calls
+   * The gRPC transport: the HTTP/2 flow-control window of each stream (fixed), whether calls
    * that wait on nothing run on the transport's threads, the request size from which a call
    * moves to a pool all the same, and that pool's threads (grpc/CallPlacement).
    */

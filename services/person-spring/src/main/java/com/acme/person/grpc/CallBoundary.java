@@ -38,7 +38,9 @@ import org.springframework.stereotype.Component;
  *       a thread — before a byte of the request is read: UNAUTHENTICATED, or UNAVAILABLE when the
  *       auth service is.
  *   <li><b>Read</b>: start the handler and request messages as it asks; a call that takes one
- *       request asks for it and for the end of the stream.
+ *       request asks for it and for the end of the stream once the request budget has room
+ *       (RequestBudget) — until then its bytes wait at the sender — and gives its share back
+ *       when the request is decoded or the call ends. A second request is dropped as it comes.
  *   <li><b>Decode</b> each message where the call runs — off the transport thread once a message
  *       is large (CallPlacement): INVALID_ARGUMENT when it is not the request type (grpc-java
  *       would say UNKNOWN), RESOURCE_EXHAUSTED when it inflates past the limit; a call taking one
@@ -202,7 +204,7 @@ public class CallBoundary {
         ticket = budget.ticket(() -> call.request(2), () -> run(() -> refuse(Status.DEADLINE_EXCEEDED
             .withDescription("the request message did not come within the time limit after the service asked for it")
             .asRuntimeException(new Metadata()))));
-        call.request(2); // not yet gated: ticket.ask();
+        ticket.ask();
         return;
       }
       try {
