@@ -80,7 +80,7 @@ public record PersonProperties(
    * moves to a pool all the same, and that pool's threads (grpc/CallPlacement).
    */
   public record Grpc(
-      @DefaultValue("1MB") DataSize flowControlWindow,
+      @DefaultValue("256KB") DataSize flowControlWindow,
       @DefaultValue("true") boolean inlineCalls,
       @DefaultValue("64KB") DataSize inlineMaxMessageSize,
       @DefaultValue("4") int largeCallThreads) {}
