@@ -59,21 +59,28 @@ public record PersonProperties(
    * @param restBodySize one REST request body (413)
    * @param registerPeopleStreams RegisterPeople streams open at once; one more gets
    *     RESOURCE_EXHAUSTED with a google.rpc.RetryInfo
+   * @param requestsInMemory the request messages of unary calls read and not yet decoded, in
+   *     bytes, over all calls (grpc/RequestBudget); a call beyond it waits, its message unread
+   *     and held at the sender by HTTP/2 flow control. At least messageSize
+   * @param requestArrivalTime how long a call that may read its request has for it to come;
+   *     then DEADLINE_EXCEEDED, and its share of requestsInMemory is free
    */
   public record Limits(
       DataSize messageSize,
       DataSize headerListSize,
       DataSize transportHeaderListSize,
       DataSize restBodySize,
-      @DefaultValue("2000") int registerPeopleStreams) {}
+      @DefaultValue("2000") int registerPeopleStreams,
+      @DefaultValue("32MB") DataSize requestsInMemory,
+      @DefaultValue("10s") Duration requestArrivalTime) {}
 
   /**
-   * The gRPC transport: the HTTP/2 flow-control window each stream starts with, whether calls
+   * The gRPC transport: the HTTP/2 flow-control window of each stream (fixed), whether calls
    * that wait on nothing run on the transport's threads, the request size from which a call
    * moves to a pool all the same, and that pool's threads (grpc/CallPlacement).
    */
   public record Grpc(
-      @DefaultValue("1MB") DataSize flowControlWindow,
+      @DefaultValue("256KB") DataSize flowControlWindow,
       @DefaultValue("true") boolean inlineCalls,
       @DefaultValue("64KB") DataSize inlineMaxMessageSize,
       @DefaultValue("4") int largeCallThreads) {}

@@ -38,7 +38,9 @@ import org.springframework.stereotype.Component;
  *       a thread — before a byte of the request is read: UNAUTHENTICATED, or UNAVAILABLE when the
  *       auth service is.
  *   <li><b>Read</b>: start the handler and request messages as it asks; a call that takes one
- *       request asks for it and for the end of the stream.
+ *       request asks for it and for the end of the stream once the request budget has room
+ *       (RequestBudget) — until then its bytes wait at the sender — and gives its share back
+ *       when the request is decoded or the call ends. A second request is dropped as it comes.
  *   <li><b>Decode</b> each message where the call runs — off the transport thread once a message
  *       is large (CallPlacement): INVALID_ARGUMENT when it is not the request type (grpc-java
  *       would say UNKNOWN), RESOURCE_EXHAUSTED when it inflates past the limit; a call taking one
@@ -70,6 +72,7 @@ public class CallBoundary {
   private final Phases phases;
   private final CallPlacement placement;
   private final CallSpans spans;
+  private final RequestBudget budget;
   private final long maxHeaderBytes;
   private final long maxMessageBytes;
 
@@ -80,6 +83,7 @@ public class CallBoundary {
       Phases phases,
       CallPlacement placement,
       CallSpans spans,
+      RequestBudget budget,
       PersonProperties properties) {
     this.tokens = tokens;
     this.validator = validator;
@@ -87,6 +91,7 @@ public class CallBoundary {
     this.phases = phases;
     this.placement = placement;
     this.spans = spans;
+    this.budget = budget;
     this.maxHeaderBytes = properties.limits().headerListSize().toBytes();
     this.maxMessageBytes = properties.limits().messageSize().toBytes();
   }
@@ -128,6 +133,10 @@ public class CallBoundary {
     // With the call's server span, which the thread's scope holds only while the call starts.
     private volatile Context context;
     private volatile boolean over;
+    // A call taking one request: its share of the request budget, from when it may read it.
+    private volatile RequestBudget.Ticket ticket;
+    // Only onMessage (which grpc-java calls one at a time) touches it.
+    private boolean messageCame;
     // Only the call's events touch these, one at a time.
     private StreamObserver<Q> requests;
     private Q request;
@@ -190,7 +199,12 @@ public class CallBoundary {
         return;
       }
       if (rpc.takesOneRequest()) {
-        call.request(2); // the request, then the end of the stream (or a second request, refused)
+        // The request, then the end of the stream (or a second request, refused) — once the
+        // request budget has room for it: until then its bytes stay at the sender.
+        ticket = budget.ticket(() -> call.request(2), () -> run(() -> refuse(Status.DEADLINE_EXCEEDED
+            .withDescription("the request message did not come within the time limit after the service asked for it")
+            .asRuntimeException(new Metadata()))));
+        ticket.ask();
         return;
       }
       try {
@@ -210,6 +224,16 @@ public class CallBoundary {
         raw.close();
         return;
       }
+      if (rpc.takesOneRequest()) {
+        if (messageCame) {
+          // Dropped as it comes, so that it holds nothing while the call waits to refuse it.
+          raw.close();
+          run(() -> refuse(invalid("a " + shape() + " call takes exactly one request message, got more")));
+          return;
+        }
+        messageCame = true;
+        ticket.arrived(raw.size());
+      }
       placement.arrived(events, raw.size());
       run(() -> read(raw));
     }
@@ -218,14 +242,10 @@ public class CallBoundary {
     private void read(RawRequest raw) {
       if (over || out.isClosed()) {
         raw.close();
+        releaseTicket();
         return;
       }
       boolean one = rpc.takesOneRequest();
-      if (one && received > 0) {
-        raw.close();
-        refuse(invalid("a " + shape() + " call takes exactly one request message, got more"));
-        return;
-      }
       String which = one ? "the request" : StreamPositions.message(received);
       long start = System.nanoTime();
       Q message;
@@ -234,6 +254,8 @@ public class CallBoundary {
       } catch (StatusRuntimeException undecodable) {
         refuse(undecodable);
         return;
+      } finally {
+        releaseTicket();
       }
       start = phases.since(start, rpc.name(), "decode");
       if (rpc.validated()) {
@@ -293,6 +315,7 @@ public class CallBoundary {
         return;
       }
       over = true;
+      abandonTicket();
       answer.onError(error);
       answer.cancelled();
       if (requests != null && !halfClosed) {
@@ -304,6 +327,7 @@ public class CallBoundary {
     @Override
     public void onCancel() {
       over = true;
+      abandonTicket();
       answer.cancelled(); // at once, on the transport thread: a stream's place is free now
       run(() -> {
         if (requests != null && !halfClosed) {
@@ -314,7 +338,27 @@ public class CallBoundary {
 
     @Override
     public void onComplete() {
+      abandonTicket();
       answer.closed();
+    }
+
+    /** The request is decoded or dropped: its share of the budget is free. */
+    private void releaseTicket() {
+      RequestBudget.Ticket mine = ticket;
+      if (mine != null) {
+        mine.release();
+      }
+    }
+
+    /**
+     * The call is over: a request that has not come never will be read, so its share is free;
+     * one that came is still held until read() drops it, which releases it then.
+     */
+    private void abandonTicket() {
+      RequestBudget.Ticket mine = ticket;
+      if (mine != null) {
+        mine.abandon();
+      }
     }
 
     @Override

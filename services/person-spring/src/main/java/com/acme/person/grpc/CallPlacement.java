@@ -21,7 +21,10 @@ import org.springframework.stereotype.Component;
  * storing 1 MB people one after the other on the thread of their connection served 33
  * RegisterPerson calls/s at 100 due per second, the pool 82 (ghz, 1 MB requests, one
  * connection), and stalled every other connection of that thread. Its few threads bound the
- * memory large calls use at once; the calls beyond them wait, none is refused.
+ * large calls decoded and stored at once; the calls beyond them wait, none is refused. What the
+ * waiting calls hold is bounded elsewhere: a call waiting here has read its request whole, so
+ * the request budget (RequestBudget, limits.requests-in-memory) decides how many may have read
+ * it; the calls beyond that wait with their bytes at the sender, held by HTTP/2 flow control.
  */
 @Component
 class CallPlacement {

@@ -14,15 +14,17 @@ import org.springframework.grpc.server.ServerBuilderCustomizer;
 public class GrpcTransportConfig {
 
   /**
-   * The HTTP/2 window each stream starts with — Netty's BDP auto-tuning stays on and may grow
-   * it; 1 MiB lets a 1 MB message flow without a round trip per 64 KiB (HTTP/2's default) — and
-   * where calls run: where the transport delivers them, unless CallPlacement moves a call that
-   * might wait, or carries a large message, to a pool.
+   * The HTTP/2 window of each stream, fixed (BDP auto-tuning off): it is also what a call whose
+   * request waits for the request budget (RequestBudget) may hold here before the sender must
+   * wait — grpc-java refills the connection's window as bytes arrive, so only the stream's
+   * window holds them back, and auto-tuning would grow it up to 8 MiB a stream. And where calls
+   * run: where the transport delivers them, unless CallPlacement moves a call that might wait,
+   * or carries a large message, to a pool.
    */
   @Bean
   ServerBuilderCustomizer<NettyServerBuilder> grpcTransport(PersonProperties properties) {
     return builder -> {
-      builder.initialFlowControlWindow((int) properties.grpc().flowControlWindow().toBytes());
+      builder.flowControlWindow((int) properties.grpc().flowControlWindow().toBytes());
       builder.directExecutor();
     };
   }

@@ -93,8 +93,12 @@ final class H2Durability implements Durability {
         mark.write(written, fsync);
         journal.dropOld();
       }
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException e) {
       log.warn("person store: rotating the journal {} failed, will try again: {}", journal.file(), e.toString());
+    } catch (RuntimeException e) {
+      // A database that closed itself is marked for reopening here too, not only by a write.
+      RuntimeException meaning = failures.database("rotating the journal", e);
+      log.warn("person store: rotating the journal {} failed, will try again: {}", journal.file(), meaning.toString());
     }
   }
 

@@ -158,9 +158,21 @@ final class H2Lifecycle {
     }
   }
 
+  /**
+   * Every few seconds: rotates the journal — or, when H2 closed itself, reopens it, so that the
+   * store recovers without waiting for a call to find it closed. Nothing thrown here may end the
+   * schedule (a scheduled task that throws is never run again).
+   */
   private void rotate() {
-    if (!failures.needsRecovery()) {
-      durability.rotate();
+    try {
+      if (failures.needsRecovery()) {
+        recover();
+      } else {
+        durability.rotate();
+      }
+    } catch (RuntimeException | OutOfMemoryError e) {
+      log.warn("person store: {} failed, will try again: {}",
+          failures.needsRecovery() ? "reopening the database" : "rotating the journal", e.toString());
     }
   }
 

@@ -24,6 +24,7 @@ final class StoreFailures {
   private static final int H2_CLOSED = 90098;
   private static final int H2_CLOSED_AT_SHUTDOWN = 90121;
   private static final int H2_READ_ONLY = 90097;
+  private static final int H2_GENERAL_ERROR = 50000;
   /** PostgreSQL's SQLSTATE for a full disk. */
   private static final String PG_DISK_FULL = "53100";
   /** The same failure is logged at most this often (a failing disk fails every call). */
@@ -74,7 +75,7 @@ final class StoreFailures {
         if (sql.getErrorCode() == H2_READ_ONLY) {
           return readOnly(doing, e);
         }
-        if (sql.getErrorCode() == H2_CLOSED || sql.getErrorCode() == H2_CLOSED_AT_SHUTDOWN) {
+        if (sql.getErrorCode() == H2_CLOSED || sql.getErrorCode() == H2_CLOSED_AT_SHUTDOWN || storePanicked(sql)) {
           needsRecovery = true;
           warn("closed", "person store: the database closed itself after a failed write ({}); it is reopened"
               + " and its journal replayed before the next call", rootMessage(e));
@@ -104,6 +105,14 @@ final class StoreFailures {
 
   private String where() {
     return folder == null ? "" : " of " + folder;
+  }
+
+  /**
+   * H2's storage failed under it (an MVStoreException: a write or checkpoint that could not get
+   * memory, for one) — H2 closes the database then, and says so only from the next statement on.
+   */
+  private static boolean storePanicked(SQLException e) {
+    return e.getErrorCode() == H2_GENERAL_ERROR && closedDatabase(e);
   }
 
   private static boolean closedDatabase(Throwable e) {
