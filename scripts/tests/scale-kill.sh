@@ -22,8 +22,7 @@ workers="${1:-8}" seconds="${2:-120}"
 # (balancer/config.sh), the check's own 3 s timeout, and a second for calls already sent.
 RECOVERY_SECONDS=10
 # Throughput after the kills, as a share of before. On this machine the replicas share its two
-# cores, so one replica of each service left should serve about what three did (the smoke,
-# 4 × 30 s on 2026-11-26: a median of 67 calls/s before the kills, 66 after); half leaves room
+# cores, so one replica of each service left should serve about what three did; half leaves room
 # for one JVM's and one event loop's own limits and a loaded machine's noise, while a balancer
 # still sending calls to a dead replica (a 3 s connect timeout each) or retries piling up falls
 # far below it.
