@@ -76,5 +76,5 @@ echo "every replica is the same process as before and healthy ($up of $((5 * SCA
 spread "after the garbage"
 
 # Last, as it leaves two replicas of each service down: the kill test's smoke.
-"$ROOT/scripts/tests/scale-kill.sh" --running 4 30
+"$ROOT/scripts/tests/scale-kill.sh" --running 4 20
 echo "the scaled system passed: $SCALE replicas of each service, every protocol spread over all of them, replicas killed under load"
