@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class StoreBench {
   static final int[] WRITERS = {8, 100};
-  /** Writes before a full run's first measured repetition (the report states it). */
+  /** Unrecorded writes at each writer count before a full run's first measured repetition. */
   static final int WARM_UP_SECONDS = 20;
 
   private StoreBench() {}
@@ -100,11 +100,10 @@ public final class StoreBench {
           StoreWriters writers = new StoreWriters(env.container.target(), env.token);
           int reps = full ? 3 : 1;
           if (full) {
-            // A freshly started service is still compiling its write path: without this, each
-            // repetition of a full run came out faster than the one before (359, 927, 1,377
-            // people/s at 8 writers), and the median measured the JIT, not the store. Fewer
-            // writers first: 100 at once on a cold service (the old one) timed out its calls
-            // to auth-node.
+            // A freshly started service is still compiling its write path, so unwarmed repetitions
+            // grow faster one after the other and their median measures the JIT, not the store.
+            // The smaller count first: 100 writers at once on a cold service can run its token
+            // checks past their deadline.
             for (int w : WRITERS) {
               double rate = writers.run(w, 0, WARM_UP_SECONDS);
               log("%s: warm-up, %d writers for %d s: %,.0f people stored/s (not recorded)", label, w,
