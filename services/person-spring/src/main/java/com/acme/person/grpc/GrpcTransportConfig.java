@@ -1,10 +1,12 @@
 package com.acme.person.grpc;
 
 import com.acme.person.config.PersonProperties;
+import com.acme.person.config.TransportThreads;
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.grpc.server.ServerBuilderCustomizer;
@@ -19,14 +21,32 @@ public class GrpcTransportConfig {
    * wait — grpc-java refills the connection's window as bytes arrive, so only the stream's
    * window holds them back, and auto-tuning would grow it up to 8 MiB a stream. And where calls
    * run: where the transport delivers them, unless CallPlacement moves a call that might wait,
-   * or carries a large message, to a pool.
+   * or carries a large message, to a pool. On threads of the server's own (TransportThreads).
    */
   @Bean
-  ServerBuilderCustomizer<NettyServerBuilder> grpcTransport(PersonProperties properties) {
+  ServerBuilderCustomizer<NettyServerBuilder> grpcTransport(
+      PersonProperties properties,
+      @Qualifier("grpcServerAccept") TransportThreads accept,
+      @Qualifier("grpcServerTransport") TransportThreads transport) {
     return builder -> {
       builder.flowControlWindow((int) properties.grpc().flowControlWindow().toBytes());
       builder.directExecutor();
+      builder.bossEventLoopGroup(accept.group())
+          .workerEventLoopGroup(transport.group())
+          .channelType(transport.serverChannelType());
     };
+  }
+
+  /** The thread that accepts the server's connections. */
+  @Bean
+  TransportThreads grpcServerAccept() {
+    return new TransportThreads("grpc-server-accept", 1);
+  }
+
+  /** The threads of the server's connections, and of the calls run in place: two per core. */
+  @Bean
+  TransportThreads grpcServerTransport() {
+    return new TransportThreads("grpc-server-transport", 0);
   }
 
   /**
