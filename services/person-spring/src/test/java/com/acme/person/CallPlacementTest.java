@@ -87,7 +87,8 @@ class CallPlacementTest extends ServiceTestBase {
     blocking().registerPerson(People.register(People.person(small, 30))); // the token is cached from here on
     blocking().registerPerson(People.register(People.person(small + " again", 30)));
     blocking().registerPerson(People.register(People.bigPerson(large, 100 << 10)));
-    assertThat(threads.get(small + " again")).as("a 40-byte request, on a Netty event loop").contains("-ELG-");
+    assertThat(threads.get(small + " again")).as("a 40-byte request, on a transport thread of the server (GrpcTransportConfig)")
+        .startsWith("grpc-server-transport-");
     assertThat(threads.get(large)).as("a 100 KB request (over inline-max-message-size, 64 KB)").startsWith("grpc-large-call-");
   }
 
