@@ -1,5 +1,8 @@
 package com.acme.person;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import com.acme.person.v1.PersonServiceGrpc;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
@@ -24,14 +27,15 @@ final class ServiceOnDataFolder {
 
   private ServiceOnDataFolder() {}
 
-  static ConfigurableApplicationContext start(Path data) {
-    return new SpringApplicationBuilder(PersonSpringApplication.class)
-        .run(
-            "--PERSON_DATA_DIR=" + data,
-            "--spring.grpc.server.port=0",
-            "--server.port=0",
-            "--person.auth.address=localhost:" + AUTH.port(),
-            "--logging.level.root=WARN");
+  static ConfigurableApplicationContext start(Path data, String... more) {
+    List<String> args = new ArrayList<>(List.of(
+        "--PERSON_DATA_DIR=" + data,
+        "--spring.grpc.server.port=0",
+        "--server.port=0",
+        "--person.auth.address=localhost:" + AUTH.port(),
+        "--logging.level.root=WARN"));
+    args.addAll(List.of(more));
+    return new SpringApplicationBuilder(PersonSpringApplication.class).run(args.toArray(String[]::new));
   }
 
   /** A stub with a valid token on a channel that closes with the service. */

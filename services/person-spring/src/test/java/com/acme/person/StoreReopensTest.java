@@ -27,10 +27,25 @@ class StoreReopensTest {
 
   @Test
   void afterH2ClosedItselfTheStoreReopensAndLosesNoAcknowledgedPerson(@TempDir Path data) throws Exception {
-    try (ConfigurableApplicationContext app = start(data)) {
+    closedAndReopened(data, 50);
+  }
+
+  /**
+   * H2 closing itself before it had written anything of its own: the file it reopens must still
+   * hold the tables. (A fresh clone's run failed so, H2's background writer not having stored the
+   * new database yet: "Table PERSON not found (this database is empty)" on every replay, every
+   * write INTERNAL.) A write delay of an hour leaves only the service's own checkpoints to store it.
+   */
+  @Test
+  void aStoreThatClosesItselfBeforeH2WroteAnythingReopensAsWell(@TempDir Path data) throws Exception {
+    closedAndReopened(data, 1, "--DB_URL=jdbc:h2:file:" + data.resolve("person") + ";WRITE_DELAY=3600000");
+  }
+
+  private static void closedAndReopened(Path data, int before, String... settings) throws Exception {
+    try (ConfigurableApplicationContext app = start(data, settings)) {
       var stub = stub(app);
       List<Person> acknowledged = new ArrayList<>();
-      for (int i = 0; i < 50; i++) {
+      for (int i = 0; i < before; i++) {
         acknowledged.add(stub.registerPerson(People.register(People.person(People.uniqueName("before"), 30))).getPerson());
       }
       app.getBean(JdbcTemplate.class).execute("SHUTDOWN IMMEDIATELY");

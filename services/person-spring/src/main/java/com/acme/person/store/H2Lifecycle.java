@@ -98,6 +98,11 @@ final class H2Lifecycle {
         @Override public void barrier() {}
       };
     }
+    // What H2 holds now — the tables of a new database, migrations applied at this start — is in
+    // its file before the first write: after H2 closes itself, recover() reopens the file and
+    // replays the journal into it, which needs the tables there (H2's own writer may not have
+    // stored a new database yet: the reopened file was empty, and every write failed).
+    jdbc.execute(fsync ? "CHECKPOINT SYNC" : "CHECKPOINT");
     try {
       mark.write(largestSeq, fsync);
     } catch (IOException e) {
