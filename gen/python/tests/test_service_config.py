@@ -64,7 +64,15 @@ def test_at_most_max_attempts_then_the_last_unavailable(served):
     assert auth.received["ValidateToken"] == MAX_ATTEMPTS
 
 
-@pytest.mark.parametrize("code", [grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN, grpc.StatusCode.UNAUTHENTICATED])
+def test_an_idempotent_rpc_is_retried_on_internal(served):
+    # A stream cut before its status arrived (a balancer's replica died mid-answer) is INTERNAL.
+    auth, stub = served
+    auth.failures["ValidateToken"] = [grpc.StatusCode.INTERNAL]
+    assert stub.ValidateToken(auth_service_pb2.ValidateTokenRequest(token="t"), timeout=10).subject == "ada"
+    assert auth.received["ValidateToken"] == 2
+
+
+@pytest.mark.parametrize("code", [grpc.StatusCode.UNKNOWN, grpc.StatusCode.UNAUTHENTICATED])
 def test_a_code_that_tells_the_outcome_is_not_retried(served, code):
     auth, stub = served
     auth.failures["ListUsers"] = [code]

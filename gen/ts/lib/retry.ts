@@ -2,7 +2,10 @@
 // one definition every SDK ships (grpc-java and grpcio apply it natively as a gRPC service
 // config); connect-es has no service-config retries, so this interceptor applies the same
 // policy: the methods it names, its attempts, its backoff, and only its retryable codes
-// (UNAVAILABLE: the call may not have reached a server, or its server went away mid-call).
+// (UNAVAILABLE: the call may not have reached a server, or its server went away mid-call;
+// INTERNAL: among others, a stream cut before its status arrived — a balancer whose replica
+// died mid-answer ends the call without trailers, "missing status" — so the outcome is unknown
+// too; a genuine server fault costs only the attempts).
 //
 // Only idempotent RPCs are retried, because a retry of a call whose outcome is unknown may run
 // it twice. The config names the reads and DisableUser (disabling twice changes nothing).

@@ -68,9 +68,9 @@ const codeOf = async (promise) => {
   }
 };
 
-test("the config is the repository's one definition: reads and DisableUser, UNAVAILABLE only", () => {
+test("the config is the repository's one definition: reads and DisableUser, UNAVAILABLE and INTERNAL", () => {
   assert.equal(serviceConfig.methodConfig.length, 1);
-  assert.deepEqual(serviceConfig.methodConfig[0].retryPolicy.retryableStatusCodes, ["UNAVAILABLE"]);
+  assert.deepEqual(serviceConfig.methodConfig[0].retryPolicy.retryableStatusCodes, ["UNAVAILABLE", "INTERNAL"]);
   assert.ok(configuredPolicy("acme.auth.v1.AuthService", "ValidateToken"));
   for (const [service, method] of [["acme.auth.v1.AuthService", "Login"], ["acme.auth.v1.AuthService", "CreateUser"], ["acme.person.v1.PersonService", "RegisterPerson"]]) {
     assert.equal(configuredPolicy(service, method), undefined, `${method} must not be in the config`);
@@ -92,8 +92,17 @@ test("at most maxAttempts attempts, then the last UNAVAILABLE", async () => {
   assert.equal(received.ValidateToken, serviceConfig.methodConfig[0].retryPolicy.maxAttempts);
 });
 
+// A stream cut before its status arrived (a balancer's replica died mid-answer) is INTERNAL
+// ("missing status"): the outcome is unknown, and an idempotent RPC may be sent again.
+test("an idempotent RPC is retried on INTERNAL", async () => {
+  reset();
+  failures.ValidateToken = [Code.Internal];
+  assert.equal((await auth.validateToken({ token: "t" })).subject, "ada");
+  assert.equal(received.ValidateToken, 2);
+});
+
 test("a code that tells the outcome is not retried", async () => {
-  for (const code of [Code.Internal, Code.Unknown, Code.DeadlineExceeded, Code.Unauthenticated]) {
+  for (const code of [Code.Unknown, Code.DeadlineExceeded, Code.Unauthenticated]) {
     reset();
     failures.ListUsers = [code];
     assert.equal(await codeOf(auth.listUsers({})), Code[code]);

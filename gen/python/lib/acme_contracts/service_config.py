@@ -1,6 +1,6 @@
 """The contracts' gRPC service config: gen/service-config.json, the one definition every SDK
 ships, copied into this package at build time. It gives the idempotent RPCs (the reads and
-DisableUser) a retry policy on UNAVAILABLE only.
+DisableUser) a retry policy on UNAVAILABLE and INTERNAL (a refused or a cut stream).
 
     channel = grpc.insecure_channel("person-spring:9090", options=channel_options())
 

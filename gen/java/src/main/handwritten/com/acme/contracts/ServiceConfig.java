@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * The contracts' gRPC service config (gen/service-config.json, the one definition every SDK
  * ships, packed into this jar as a resource): a retry policy for the idempotent RPCs — the reads
- * and DisableUser — on UNAVAILABLE only.
+ * and DisableUser — on UNAVAILABLE and INTERNAL (a refused or a cut stream).
  *
  * <pre>{@code
  * ManagedChannel channel = ManagedChannelBuilder.forTarget("person-spring:9090")
