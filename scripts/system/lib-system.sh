@@ -38,6 +38,14 @@ POSTGRES_PORT="${POSTGRES_PORT:-5433}"
 # (GOAWAY; calls in flight get the grace to finish), so long-lived clients spread out again.
 REPLICA_MAX_CONNECTION_AGE_SECONDS="${REPLICA_MAX_CONNECTION_AGE_SECONDS:-300}"
 REPLICA_CONNECTION_AGE_GRACE_SECONDS="${REPLICA_CONNECTION_AGE_GRACE_SECONDS:-60}"
+# Every host port above: a test's own system takes free ones (system_own_ports), so a system a
+# user has up — or another test's — is left alone.
+SYSTEM_PORTS=(AUTH_PORT AUTH_REST_PORT AUTH_METRICS_PORT PERSON_PORT PERSON_REST_PORT WEB_PROXY_PORT WEB_PAGE_PORT
+  SCHEMA_REGISTRY_PORT ZIPKIN_PORT BALANCER_STATS_PORT POSTGRES_PORT)
+system_own_ports() {
+  local port
+  for port in "${SYSTEM_PORTS[@]}"; do export "$port=$(free_port)"; done
+}
 ADMIN_USERNAME=admin
 # How long make up waits for each part to answer before it gives up and says which.
 SYSTEM_START_SECONDS="${SYSTEM_START_SECONDS:-300}"

@@ -60,10 +60,9 @@ if [[ "${1:-}" == scaled ]]; then
   # Its own name, data folder and free ports, beside a user's system; the browser client's
   # page on a port of its own, which the system then allows (lib-system.sh TEST_PAGE_PORT).
   export SCALE=3 SYSTEM_NAME="acme-compat-scaled-$$" SYSTEM_DIR="$TOOLS/system-compat-scaled"
-  for port in AUTH_PORT AUTH_REST_PORT AUTH_METRICS_PORT PERSON_PORT PERSON_REST_PORT WEB_PROXY_PORT WEB_PAGE_PORT \
-    SCHEMA_REGISTRY_PORT BALANCER_STATS_PORT POSTGRES_PORT ZIPKIN_PORT TEST_PAGE_PORT; do
-    export "$port=$(free_port)"
-  done
+  source "$ROOT/scripts/system/lib-system.sh"
+  system_own_ports
+  export TEST_PAGE_PORT="$(free_port)"
   # Its own Zipkin, which the trace cases read; and the settings the cases were written for,
   # the harness topology's own (one definition each: auth-node.env, person-spring.env).
   unset TRACING_ZIPKIN_ENDPOINT

@@ -5,11 +5,8 @@
 # registered must still be there — the data survives a restart — and down.
 source "$(dirname "$0")/../lib.sh"
 export SYSTEM_NAME="acme-system-test-$$" SYSTEM_DIR="$TOOLS/system-test"
-export AUTH_PORT="$(free_port)" AUTH_REST_PORT="$(free_port)" PERSON_PORT="$(free_port)" PERSON_REST_PORT="$(free_port)"
-export WEB_PROXY_PORT="$(free_port)" WEB_PAGE_PORT="$(free_port)"
-export AUTH_METRICS_PORT="$(free_port)"
-export SCHEMA_REGISTRY_PORT="$(free_port)"
-export ZIPKIN_PORT="$(free_port)"
+source "$ROOT/scripts/system/lib-system.sh"
+system_own_ports
 # Its own Zipkin, whatever backend the user's environment names.
 unset TRACING_ZIPKIN_ENDPOINT
 rm -rf "$SYSTEM_DIR"

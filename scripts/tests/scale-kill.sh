@@ -32,9 +32,8 @@ NORMAL_SHARE=0.5
 WARMUP_CALLS=1000
 if [[ -z "$running" ]]; then
   export SCALE=3 SYSTEM_NAME="acme-scale-kill-$$" SYSTEM_DIR="$TOOLS/system-scale-kill"
-  export AUTH_PORT="$(free_port)" AUTH_REST_PORT="$(free_port)" PERSON_PORT="$(free_port)" PERSON_REST_PORT="$(free_port)"
-  export WEB_PROXY_PORT="$(free_port)" WEB_PAGE_PORT="$(free_port)" AUTH_METRICS_PORT="$(free_port)"
-  export SCHEMA_REGISTRY_PORT="$(free_port)" BALANCER_STATS_PORT="$(free_port)" POSTGRES_PORT="$(free_port)"
+  source "$ROOT/scripts/system/lib-system.sh"
+  system_own_ports
   rm -rf "$SYSTEM_DIR"
   trap '"$ROOT/scripts/system/down.sh" >/dev/null; rm -rf "$SYSTEM_DIR"' EXIT
   "$ROOT/scripts/system/up.sh" >/dev/null

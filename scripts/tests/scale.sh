@@ -12,9 +12,8 @@
 #   - a smoke of the kill test (scale-kill.sh): replicas killed under load, nothing lost.
 source "$(dirname "$0")/../lib.sh"
 export SCALE=3 SYSTEM_NAME="acme-scale-test-$$" SYSTEM_DIR="$TOOLS/system-scale-test"
-export AUTH_PORT="$(free_port)" AUTH_REST_PORT="$(free_port)" PERSON_PORT="$(free_port)" PERSON_REST_PORT="$(free_port)"
-export WEB_PROXY_PORT="$(free_port)" WEB_PAGE_PORT="$(free_port)" AUTH_METRICS_PORT="$(free_port)"
-export SCHEMA_REGISTRY_PORT="$(free_port)" BALANCER_STATS_PORT="$(free_port)" POSTGRES_PORT="$(free_port)"
+source "$ROOT/scripts/system/lib-system.sh"
+system_own_ports
 calls="${1:-12}"
 rm -rf "$SYSTEM_DIR"
 trap '"$ROOT/scripts/system/down.sh" >/dev/null; rm -rf "$SYSTEM_DIR"' EXIT

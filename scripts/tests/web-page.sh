@@ -6,8 +6,8 @@
 # compares the proxy's refusals with the service's, and the system goes down.
 source "$(dirname "$0")/../lib.sh"
 export SYSTEM_NAME="acme-web-page-test-$$" SYSTEM_DIR="$TOOLS/system-web-page-test"
-export AUTH_PORT="$(free_port)" AUTH_REST_PORT="$(free_port)" PERSON_PORT="$(free_port)" PERSON_REST_PORT="$(free_port)"
-export WEB_PROXY_PORT="$(free_port)" WEB_PAGE_PORT="$(free_port)"
+source "$ROOT/scripts/system/lib-system.sh"
+system_own_ports
 TOKEN_TTL_SECONDS=15
 # No clock skew: the token is refused the second it expires.
 export SYSTEM_AUTH_ENV="AUTH_TOKEN_TTL_SECONDS=$TOKEN_TTL_SECONDS AUTH_CLOCK_SKEW_SECONDS=0"
