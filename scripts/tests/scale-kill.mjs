@@ -5,8 +5,9 @@
 // session per service) and the SDK's own retry policy — `retryInterceptor()` and
 // `refusedStreamInterceptor()` from @acme/contracts/retry, as the SDK's README tells a client to
 // use them. The policy retries GetPerson and ValidateToken (idempotent, named in
-// gen/service-config.json) and RegisterPerson (it carries a request_id, so a retry stores the person once) on UNAVAILABLE;
-// this client retries nothing itself. A call the policy gives up on ends the run. Between the
+// gen/service-config.json) and RegisterPerson (it carries a request_id, so a retry stores the
+// person once) on UNAVAILABLE and INTERNAL (a refused or a cut stream); this client retries
+// nothing itself. A call the policy gives up on ends the run. Between the
 // two interceptors a third records every attempt, so the shell sees each failure the policy
 // hid. The same traffic runs first until WARMUP calls are answered, its attempts marked
 // warmUp (replicas just started have cold JITs and no connections yet), then it touches

@@ -145,6 +145,8 @@ test("connect-node alone reports REFUSED_STREAM as INTERNAL", async () => {
   assert.equal(await codeOf(bare.validateToken({ token: "t" })), "Internal");
 });
 
+// INTERNAL is retried too, so the attempt counts below hold either way; the final codes are
+// what show the interceptor's mapping.
 test("with refusedStreamInterceptor, REFUSED_STREAM is UNAVAILABLE, and retried", async () => {
   let resets = 0;
   const count = () => resets++;
