@@ -17,6 +17,13 @@ case "$plan" in
   smoke) out="$TOOLS/bench-smoke" check=(--check) ;;
   *) die "usage: bench.sh full|smoke" ;;
 esac
+# BENCH_STEPS (parts of step names, comma-separated; Bench.step): those steps alone, into a
+# folder of their own with no store part and no report — benchmarks/results/ keeps the last
+# whole run, whose report needs every step.
+if [[ -n "${BENCH_STEPS:-}" ]]; then
+  [[ "$plan" == full ]] || die "BENCH_STEPS is for the full plan"
+  out="$TOOLS/bench-steps" store=""
+fi
 export TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost TESTCONTAINERS_CHECKS_DISABLE=true
 
 command -v h2load >/dev/null || { log "installing h2load (Debian's nghttp2-client)"; apt_install nghttp2-client; }
@@ -66,5 +73,9 @@ if [[ -n "$store_pid" ]]; then
 fi
 ((bench_status == 0)) || die "the scenarios failed (exit $bench_status)"
 [[ -n "$store_pid" || -z "$store" ]] || "$ROOT/scripts/bench/store.sh" "$plan" "$out"
-"$TOOLS/bench/venv/bin/python" benchmarks/report/report.py "$out/results.json" "$out" "${check[@]}"
+if [[ -n "${BENCH_STEPS:-}" ]]; then
+  log "the steps' figures: $out/results.json (no report: BENCH_STEPS)"
+else
+  "$TOOLS/bench/venv/bin/python" benchmarks/report/report.py "$out/results.json" "$out" "${check[@]}"
+fi
 rm -rf "$out/work"

@@ -138,6 +138,12 @@ public final class Bench {
   }
 
   private static void step(String name, int rep, Step step) throws Exception {
+    // BENCH_STEPS (comma-separated parts of step names) measures some steps alone, into an
+    // output folder of its own: never into benchmarks/results/, whose report needs them all.
+    String only = System.getenv("BENCH_STEPS");
+    if (only != null && !only.isBlank() && java.util.Arrays.stream(only.split(",")).noneMatch(part -> name.contains(part.strip()))) {
+      return;
+    }
     long start = System.nanoTime();
     step.run();
     log("rep %d: %s (%.1f s)", rep, name, (System.nanoTime() - start) / 1e9);
