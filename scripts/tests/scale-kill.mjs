@@ -1,29 +1,29 @@
 // scale-kill.mjs — run by tests/scale-kill.sh against `make up SCALE=N` while it kills replicas:
 // the soak's traffic mix (benchmarks/soak.py: GetPerson, RegisterPerson and ValidateToken at
 // 6 : 1 : 6) from WORKERS clients at a time for SECONDS — each registers a person, then reads
-// one of its people and checks its token six times — through the balancer, with the TypeScript SDK (Connect for Node, gRPC, one HTTP/2
-// session per service) and the SDK's own retry policy — `retryInterceptor()` and
-// `refusedStreamInterceptor()` from @acme/contracts/retry, as the SDK's README tells a client to
-// use them. The policy retries GetPerson and ValidateToken (idempotent, named in
-// gen/service-config.json) and RegisterPerson (it carries a request_id, so a retry stores the
-// person once) on UNAVAILABLE and INTERNAL (a refused or a cut stream); this client retries
-// nothing itself. A call the policy gives up on ends the run. Between the
-// two interceptors a third records every attempt, so the shell sees each failure the policy
-// hid. The same traffic runs first until WARMUP calls are answered, its attempts marked
-// warmUp (replicas just started have cold JITs and no connections yet), then it touches
-// READY_FILE, from which the shell times its kills. At the end it lists the people it registered (the warm-up's too). Prints one JSON
-// object: every attempt's outcome with its time, and how many times each acknowledged person is
-// stored. The shell judges; this only calls and counts.
+// one of its people and checks its token six times — through the balancer, with the TypeScript
+// SDK (Connect for Node, gRPC, one HTTP/2 session per service) and the SDK's own retry policy:
+// `retryInterceptor()` and `refusedStreamInterceptor()` from @acme/contracts/retry, as the SDK's
+// README tells a client to use them. The policy retries GetPerson and ValidateToken (idempotent,
+// named in gen/service-config.json) and RegisterPerson (it carries a request_id, so a retry
+// stores the person once) on UNAVAILABLE and INTERNAL (a refused or a cut stream); this client
+// retries nothing itself, and a call the policy gives up on ends the run. Between the two
+// interceptors a third records every attempt, so the shell sees each failure the policy hid.
+// The same traffic runs first until WARMUP calls are answered, its attempts marked warmUp
+// (replicas just started have cold JITs and no connections yet); then it touches READY_FILE,
+// from which the shell times its kills. At the end it lists the people it registered (the
+// warm-up's too). Prints one JSON object: every attempt's outcome with its time, and how many
+// times each acknowledged person is stored. The shell judges; this only calls and counts.
 //   node scale-kill.mjs WORKERS SECONDS WARMUP
 //     with AUTH_URL, PERSON_URL, ADMIN_USERNAME, ADMIN_PASSWORD, READY_FILE
 import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { Code, ConnectError, createClient, createContextKey, createContextValues } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { AuthService } from "@acme/contracts/acme/auth/v1/auth_service_pb";
 import { PersonService } from "@acme/contracts/acme/person/v1/person_service_pb";
 import { refusedStreamInterceptor, retryInterceptor } from "@acme/contracts/retry";
 
-import { writeFileSync } from "node:fs";
 const [workers, seconds, warmup] = [Number(process.argv[2] ?? 4), Number(process.argv[3] ?? 20), Number(process.argv[4] ?? 1000)];
 const env = (name) => process.env[name] ?? (() => { throw new Error(`${name} is not set`); })();
 
