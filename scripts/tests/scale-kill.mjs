@@ -22,7 +22,7 @@ import { Code, ConnectError, createClient, createContextKey, createContextValues
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { AuthService } from "@acme/contracts/acme/auth/v1/auth_service_pb";
 import { PersonService } from "@acme/contracts/acme/person/v1/person_service_pb";
-import { refusedStreamInterceptor, retryInterceptor } from "@acme/contracts/retry";
+import { configuredPolicy, refusedStreamInterceptor, retryInterceptor } from "@acme/contracts/retry";
 
 const [workers, seconds, warmup] = [Number(process.argv[2] ?? 4), Number(process.argv[3] ?? 20), Number(process.argv[4] ?? 1000)];
 const env = (name) => process.env[name] ?? (() => { throw new Error(`${name} is not set`); })();
@@ -115,8 +115,10 @@ for (let pageToken = "", more = true; more; ) {
   }
 }
 const measured = [...acknowledged.values()].filter((a) => !a.warmUp);
+// The codes the policy retries (gen/service-config.json, as Connect names them): the shell's oracle.
+const retryable = [...configuredPolicy(AuthService.typeName, "ValidateToken").retryableCodes].map((code) => Code[code]);
 console.log(JSON.stringify({
-  tag, fatal, calls: traffic,
+  tag, fatal, calls: traffic, retryable,
   acknowledged: measured.length,
   acknowledgedInWarmUp: acknowledged.size - measured.length,
   retried: measured.filter((a) => a.attempts > 1).length,

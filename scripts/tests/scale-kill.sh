@@ -77,6 +77,10 @@ import collections, json, statistics, sys
 result = json.load(open(sys.argv[1]))
 kills = [(int(t), what, rest) for t, what, rest in (line.strip().split(" ", 2) for line in open(sys.argv[2]) if line.strip())]
 recovery_s, normal_share = int(sys.argv[3]), float(sys.argv[4])
+# The statuses the SDK's policy retries (the service config's, as the client reported them): the
+# call may not have run (a refused stream), or its server went away before its status (a cut
+# stream); the request_id makes sending it again safe.
+retryable = set(result["retryable"])
 warm_up = [c for c in result["calls"] if c["warmUp"]]
 calls = [c for c in result["calls"] if not c["warmUp"]]  # one per attempt
 problems = []
@@ -97,9 +101,7 @@ by = collections.Counter()
 for c in failed:
     what = kill_of(c)
     by[(c["rpc"], c["code"], what or "no kill")] += 1
-    # The statuses the policy retries: the call may not have run (a refused stream), or its
-    # server went away before its status (a cut stream); the request_id makes sending it again safe.
-    if c["code"] not in ("Unavailable", "Internal"):
+    if c["code"] not in retryable:
         problems.append(f"{c['rpc']} failed with {c['code']} ({c.get('message')}), not a status the retry policy retries")
     elif what is None:
         problems.append(f"{c['rpc']} failed with {c['code']} ({c.get('message')}) away from every kill")
@@ -132,7 +134,7 @@ warm_failed = collections.Counter(c["code"] for c in warm_up if c["code"] != "ok
 print(f"warm-up: {len(warm_up)} attempts, {result['acknowledgedInWarmUp']} people registered; failed attempts: "
       + (", ".join(f"{n} × {code}" for code, n in sorted(warm_failed.items())) or "none"))
 for code in warm_failed:
-    if code not in ("Unavailable", "Internal"):
+    if code not in retryable:
         problems.append(f"a warm-up attempt failed with {code}, not a status the retry policy retries")
 mix = collections.Counter(c["rpc"] for c in calls)
 print(f"attempts: {len(calls)} ({', '.join(f'{n} {rpc}' for rpc, n in sorted(mix.items()))}), {len(failed)} failed and retried by the SDK's policy")
@@ -155,5 +157,5 @@ for i, (t, what, rest) in enumerate(kills):
 print("per second: " + " ".join(map(str, rate)))
 if problems:
     sys.exit("PROBLEM: " + "; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""))
-print(f"no acknowledged person lost or stored twice; every failed attempt was UNAVAILABLE or INTERNAL while a replica went away, and the SDK's retry policy got every call acknowledged; throughput back to normal within {recovery_s} s of each kill")
+print(f"no acknowledged person lost or stored twice; every failed attempt was a status the policy retries ({', '.join(sorted(retryable))}) while a replica went away, and the SDK's retry policy got every call acknowledged; throughput back to normal within {recovery_s} s of each kill")
 PY

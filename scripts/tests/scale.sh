@@ -17,7 +17,6 @@ system_own_ports
 calls="${1:-12}"
 rm -rf "$SYSTEM_DIR"
 trap '"$ROOT/scripts/system/down.sh" >/dev/null; rm -rf "$SYSTEM_DIR"' EXIT
-source "$ROOT/scripts/system/lib-system.sh"
 
 "$ROOT/scripts/system/up.sh"
 

@@ -13,7 +13,6 @@ TOKEN_TTL_SECONDS=15
 export SYSTEM_AUTH_ENV="AUTH_TOKEN_TTL_SECONDS=$TOKEN_TTL_SECONDS AUTH_CLOCK_SKEW_SECONDS=0"
 rm -rf "$SYSTEM_DIR"
 trap '"$ROOT/scripts/system/down.sh" >/dev/null; rm -rf "$SYSTEM_DIR"' EXIT
-source "$ROOT/scripts/system/lib-system.sh"
 
 "$ROOT/scripts/setup/chromium.sh" >/dev/null
 "$ROOT/scripts/system/up.sh" | tee "$SYSTEM_DIR.up.log"
