@@ -207,7 +207,7 @@ publish: sdk ## Publish the SDK packages in dist/ to the registries the environm
 test-registries: setup ## The SDK packages through real registries: published, refused again, installed back by version.
 	@scripts/tests/registries.sh
 
-base-images: ## Start a Docker engine if none answers; the JRE and Node base images (official if a registry answers, else built here; BASE_IMAGES).
+base-images: setup ## Start a Docker engine if none answers; the JRE and Node base images (official if a registry answers, else built here; BASE_IMAGES).
 	@scripts/setup/base-images.sh
 
 clean: ## Remove build output (dist/, target/); keeps the tool cache in .tmp/.
