@@ -7,9 +7,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.acme.person.domain.PersonDto;
 import com.acme.person.store.DamagedStoreFailureAnalyzer;
+import com.acme.person.store.H2Leftovers;
 import com.acme.person.store.JournalFixture;
 import com.acme.person.v1.GetPersonRequest;
 import com.acme.person.v1.Person;
+import com.acme.person.v1.RegisterPersonResponse;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +28,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The embedded store across restarts, as the service runs by default (an H2 file): what its
  * journal holds is stored again when it starts (a crash of the process loses no acknowledged
  * person; the crash suite kills the real process), a clean stop leaves no journal behind, and a
- * damaged journal or database file stops the start with the file named.
+ * damaged journal or database file stops the start with the file named, and what a crash can
+ * leave in H2's unique indexes stops nothing.
  */
 class StoreRestartTest {
 
@@ -54,6 +57,39 @@ class StoreRestartTest {
       Person next = stub.registerPerson(People.register(People.person("after the restart", 1))).getPerson();
       assertThat(next.getCreatedAt().getSeconds()).isGreaterThanOrEqualTo(read.getCreatedAt().getSeconds());
     }
+  }
+
+  @Test
+  void entriesACrashLeftInAUniqueIndexStopNeitherTheReplayNorARetry(@TempDir Path data) throws Exception {
+    try (ConfigurableApplicationContext app = start(data)) {
+      stub(app).registerPerson(People.register(People.person("before the crash", 41)));
+    }
+    assertThat(H2Leftovers.uniqueIndexes(data))
+        .as("the store builds anew after a crash every unique index the schema has").isNotEmpty()
+        .isEqualTo(H2Leftovers.rebuiltAfterACrash());
+
+    // What the crash suite's SIGKILL left (and the store then never started again): a person
+    // acknowledged (in the journal) whose insert reached the person_id index only as the entry
+    // of a transaction with no undo record; and a request_id never answered, left the same way,
+    // which its client retries.
+    PersonDto acknowledged = new PersonDto(UUID.randomUUID().toString(), "acknowledged, then the crash", 33,
+        List.of("go"), null, Instant.now().truncatedTo(ChronoUnit.MICROS));
+    H2Leftovers.staleUniqueEntry(data, "PERSON", "ID", UUID.fromString(acknowledged.id()), 1_000);
+    JournalFixture.append(data.resolve("person.journal"), 1_000, acknowledged);
+    String retried = UUID.randomUUID().toString();
+    H2Leftovers.staleUniqueEntry(data, "REGISTER_PERSON_REQUEST", "REQUEST_ID", UUID.fromString(retried), 1);
+    // A clean stop says so (the store above stopped cleanly); a crash leaves no such file.
+    Files.delete(data.resolve("person.clean-stop"));
+
+    try (ConfigurableApplicationContext app = start(data)) {
+      var stub = stub(app);
+      Person read = stub.getPerson(GetPersonRequest.newBuilder().setId(acknowledged.id()).build()).getPerson();
+      assertThat(read.getName()).isEqualTo(acknowledged.name());
+      var retry = People.register(People.person("retried after the crash", 7)).toBuilder().setRequestId(retried).build();
+      RegisterPersonResponse first = stub.registerPerson(retry);
+      assertThat(stub.registerPerson(retry)).as("the request_id replays").isEqualTo(first);
+    }
+    assertThat(data.resolve("person.clean-stop")).as("a clean stop says so").exists();
   }
 
   @Test

@@ -20,11 +20,12 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The embedded H2 store's life: at start-up it inserts again what the journal holds (people
+ * The embedded H2 store's life: at start-up, after a stop that was not clean, it builds the
+ * unique indexes anew (UniqueIndexes); it inserts again what the journal holds (people
  * acknowledged before a crash that H2 had not written), reads every row — which builds the name
  * index and finds a damaged file before anything is served from it — and starts the journal;
- * after H2 closed itself on a failed write it reopens the database and replays the journal
- * again; at a clean stop it has H2 write everything and empties the journal.
+ * after H2 closed itself on a failed write it reopens the database and does both again; at a
+ * clean stop it has H2 write everything, empties the journal and says so (CleanStop).
  */
 final class H2Lifecycle {
   private static final Logger log = LoggerFactory.getLogger(H2Lifecycle.class);
@@ -47,6 +48,7 @@ final class H2Lifecycle {
   private Journal journal;
   private H2Durability durability;
   private ScheduledExecutorService rotation;
+  private CleanStop cleanStop;
 
   H2Lifecycle(DataSource dataSource, JdbcTemplate jdbc, StoreKind kind, NameIndex index, Sequencer sequencer,
       IdentityAssigner identity, StoreFailures failures, boolean fsync) {
@@ -65,6 +67,16 @@ final class H2Lifecycle {
     long started = System.nanoTime();
     int replayed = 0;
     if (kind.file() != null) {
+      cleanStop = new CleanStop(kind.file(), fsync);
+      boolean clean;
+      try {
+        clean = cleanStop.take();
+      } catch (IOException e) {
+        throw failures.io("removing " + cleanStop.file(), e);
+      }
+      if (!clean) {
+        rebuildUniqueIndexes("the last stop was not a clean one");
+      }
       replayed = replay();
     }
     long people = scan();
@@ -137,6 +149,7 @@ final class H2Lifecycle {
     }
     try {
       synchronized (journal) {
+        rebuildUniqueIndexes("H2 closed itself on a failed write");
         int replayed = replay();
         durability.recovered();
         failures.recovered();
@@ -159,6 +172,13 @@ final class H2Lifecycle {
       } catch (IOException | RuntimeException e) {
         log.warn("person store: the last checkpoint failed; the journal {} keeps what it held for the next start: {}",
             journal.file(), e.toString());
+        return;
+      }
+      try {
+        cleanStop.mark();
+      } catch (IOException e) {
+        // The next start takes this stop for a crash: it only builds the unique indexes anew.
+        log.warn("person store: writing {} failed: {}", cleanStop.file(), e.toString());
       }
     }
   }
@@ -178,6 +198,18 @@ final class H2Lifecycle {
     } catch (RuntimeException | OutOfMemoryError e) {
       log.warn("person store: {} failed, will try again: {}",
           failures.needsRecovery() ? "reopening the database" : "rotating the journal", e.toString());
+    }
+  }
+
+  private void rebuildUniqueIndexes(String why) {
+    long started = System.nanoTime();
+    if (UniqueIndexes.rebuild(jdbc)) {
+      log.info("person store: {}: built its {} unique indexes anew in {} ms (a crash can leave entries in them"
+          + " that H2 would take for a write in progress for ever)", why, UniqueIndexes.ALL.size(),
+          (System.nanoTime() - started) / 1_000_000);
+    } else {
+      log.info("person store: {}, but H2 is read-only: its unique indexes are built anew at the first start"
+          + " on a writable folder", why);
     }
   }
 
