@@ -56,7 +56,9 @@ for ((waited = 0; waited < 1200; waited++)); do
   kill -0 "$client" 2>/dev/null || die "the client ended during its warm-up (its output: $result)"
   sleep 0.1
 done
-[[ -e "$ready" ]] || die "the client's warm-up did not end in two minutes"
+# A client still warming up is stopped with the test (against a running `make up`, no teardown
+# would end it).
+[[ -e "$ready" ]] || { kill "$client" 2>/dev/null; die "the client's warm-up did not end in two minutes"; }
 now_ms() { date +%s%3N; }
 mapfile -t auth < <(replicas auth)
 mapfile -t person < <(replicas person)
