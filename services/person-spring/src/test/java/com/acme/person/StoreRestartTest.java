@@ -93,6 +93,21 @@ class StoreRestartTest {
   }
 
   @Test
+  void aUniqueConstraintARebuildDroppedIsAddedBackAtTheNextStartEvenAfterACleanStop(@TempDir Path data)
+      throws Exception {
+    try (ConfigurableApplicationContext app = start(data)) {
+      stub(app).registerPerson(People.register(People.person("stored", 1)));
+    }
+    // What a process that died between dropping a constraint and adding it back leaves (its next
+    // stop may well be a clean one).
+    H2Leftovers.execute(data, "ALTER TABLE PERSON DROP CONSTRAINT PERSON_ID");
+    assertThat(H2Leftovers.uniqueIndexes(data)).doesNotContain("PERSON.ID UNIQUE");
+    assertThat(data.resolve("person.clean-stop")).exists();
+    start(data).close();
+    assertThat(H2Leftovers.uniqueIndexes(data)).isEqualTo(H2Leftovers.rebuiltAfterACrash());
+  }
+
+  @Test
   void aDamagedJournalStopsTheStartNamingIt(@TempDir Path data) throws Exception {
     try (ConfigurableApplicationContext app = start(data)) {
       stub(app).registerPerson(People.register(People.person("stored", 1)));

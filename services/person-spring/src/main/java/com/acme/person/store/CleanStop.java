@@ -8,8 +8,8 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Whether the embedded store stopped cleanly last time: a file (person.clean-stop beside
- * person.mv.db) written once a clean stop has had H2 write everything and emptied the journal,
- * and taken away when the store starts, before it writes anything. A start that finds none
+ * person.mv.db) written once a clean stop has had H2 write everything, emptied the journal and
+ * closed H2, and taken away when the store starts, before it writes anything. A start that finds none
  * follows a crash (or a start that never finished), whose leftovers in H2's file need
  * clearing (UniqueIndexes).
  */
@@ -29,32 +29,28 @@ final class CleanStop {
 
   /**
    * True if the last stop was clean; the mark is gone afterwards, so a crash from now on is
-   * seen by the next start. A mark that cannot be removed (a read-only folder) still says
-   * clean: nothing can be written there until the folder is writable again, and the start
-   * after that removes it.
+   * seen by the next start. A mark that cannot be removed (a read-only folder) counts as no
+   * mark: it could outlive a crash that follows.
    */
-  boolean take() throws IOException {
+  boolean take() {
     if (!Files.exists(file)) {
       return false;
     }
     try {
       Files.delete(file);
-    } catch (IOException e) {
-      if (Files.isWritable(file.getParent())) {
-        throw e;
+      if (fsync) {
+        // The removal must outlive a power loss too, or the start after it would trust the file.
+        try (FileChannel folder = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
+          folder.force(true);
+        }
       }
       return true;
+    } catch (IOException e) {
+      return false;
     }
-    if (fsync) {
-      // The removal must outlive a power loss too, or the start after it would trust the file.
-      try (FileChannel folder = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-        folder.force(true);
-      }
-    }
-    return true;
   }
 
-  /** At the end of a clean stop: H2 holds everything, the journal is empty. */
+  /** At the end of a clean stop: H2 holds everything and is closed, the journal is empty. */
   void mark() throws IOException {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
       if (fsync) {

@@ -68,14 +68,14 @@ final class H2Lifecycle {
     int replayed = 0;
     if (kind.file() != null) {
       cleanStop = new CleanStop(kind.file(), fsync);
-      boolean clean;
-      try {
-        clean = cleanStop.take();
-      } catch (IOException e) {
-        throw failures.io("removing " + cleanStop.file(), e);
-      }
-      if (!clean) {
+      if (!cleanStop.take()) {
         rebuildUniqueIndexes("the last stop was not a clean one");
+      } else if (!UniqueIndexes.readOnly(jdbc)) {
+        // Cheap, and whatever a stop left: a constraint dropped by a rebuild that never added it back.
+        for (UniqueIndexes.Unique added : UniqueIndexes.addMissing(jdbc)) {
+          log.warn("person store: the unique constraint {} on {}.{} was missing; added again", added.kind(),
+              added.table(), added.column());
+        }
       }
       replayed = replay();
     }
@@ -161,25 +161,46 @@ final class H2Lifecycle {
     }
   }
 
-  /** At a clean stop, after every call has been answered: H2 writes everything. */
-  void close() {
+  /**
+   * At a clean stop, after every call has been answered: H2 writes everything. True if nothing
+   * is left for the next start to mend; then markCleanStop() once H2 has closed its file.
+   */
+  boolean close() {
     if (rotation != null) {
       rotation.shutdownNow();
+      try {
+        // A recovery in progress finishes (or fails) before the store decides how it stops.
+        rotation.awaitTermination(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
-    if (durability != null) {
+    synchronized (this) {
+      if (durability == null) {
+        return false;
+      }
+      if (failures.needsRecovery()) {
+        log.warn("person store: stopping while H2 is closed after a failed write; the next start replays the journal");
+        return false;
+      }
       try {
         durability.close();
+        return true;
       } catch (IOException | RuntimeException e) {
         log.warn("person store: the last checkpoint failed; the journal {} keeps what it held for the next start: {}",
             journal.file(), e.toString());
-        return;
+        return false;
       }
-      try {
-        cleanStop.mark();
-      } catch (IOException e) {
-        // The next start takes this stop for a crash: it only builds the unique indexes anew.
-        log.warn("person store: writing {} failed: {}", cleanStop.file(), e.toString());
-      }
+    }
+  }
+
+  /** After a clean close() and H2's own close: the next start needs to mend nothing (CleanStop). */
+  void markCleanStop() {
+    try {
+      cleanStop.mark();
+    } catch (IOException e) {
+      // The next start takes this stop for a crash: it only builds the unique indexes anew.
+      log.warn("person store: writing {} failed: {}", cleanStop.file(), e.toString());
     }
   }
 
@@ -202,15 +223,16 @@ final class H2Lifecycle {
   }
 
   private void rebuildUniqueIndexes(String why) {
-    long started = System.nanoTime();
-    if (UniqueIndexes.rebuild(jdbc)) {
-      log.info("person store: {}: built its {} unique indexes anew in {} ms (a crash can leave entries in them"
-          + " that H2 would take for a write in progress for ever)", why, UniqueIndexes.ALL.size(),
-          (System.nanoTime() - started) / 1_000_000);
-    } else {
+    if (UniqueIndexes.readOnly(jdbc)) {
       log.info("person store: {}, but H2 is read-only: its unique indexes are built anew at the first start"
           + " on a writable folder", why);
+      return;
     }
+    long started = System.nanoTime();
+    UniqueIndexes.rebuild(jdbc);
+    log.info("person store: {}: built its {} unique indexes anew in {} ms (a crash can leave entries in them"
+        + " that H2 would take for a write in progress for ever)", why, UniqueIndexes.ALL.size(),
+        (System.nanoTime() - started) / 1_000_000);
   }
 
   /** Inserts again every person the journal files hold, then empties them. */

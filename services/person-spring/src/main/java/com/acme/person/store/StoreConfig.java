@@ -117,11 +117,13 @@ public class StoreConfig {
 
     @Override
     public void destroy() {
-      if (h2 != null) {
-        h2.close();
-      }
+      boolean clean = h2 != null && h2.close();
       if (dataSource instanceof HikariDataSource hikari) {
         hikari.close();
+      }
+      if (clean) {
+        // H2 closed its file with the last connection: only now may the next start trust it.
+        h2.markCleanStop();
       }
       log.info("person store closed{}", kind.file() == null ? "" : ": everything is written to " + kind.file());
     }

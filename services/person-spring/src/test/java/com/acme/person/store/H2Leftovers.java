@@ -73,6 +73,14 @@ public final class H2Leftovers {
     }
   }
 
+  /** Runs one statement on data's store, as an operator (or a process that died halfway) would. */
+  public static void execute(Path data, String sql) throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + data.resolve("person") + ";DB_CLOSE_ON_EXIT=FALSE",
+        "sa", "")) {
+      c.createStatement().execute(sql);
+    }
+  }
+
   /** The unique constraints with an index of their own in data's store, as TABLE.COLUMN KIND. */
   public static List<String> uniqueIndexes(Path data) throws Exception {
     List<String> found = new ArrayList<>();
