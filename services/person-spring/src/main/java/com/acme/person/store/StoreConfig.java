@@ -125,7 +125,9 @@ public class StoreConfig {
         // H2 closed its file with the last connection: only now may the next start trust it.
         h2.markCleanStop();
       }
-      log.info("person store closed{}", kind.file() == null ? "" : ": everything is written to " + kind.file());
+      log.info("person store closed{}", kind.file() == null ? ""
+          : clean ? ": everything is written to " + kind.file()
+          : "; the next start puts back what the journal holds and builds the unique indexes anew");
     }
   }
 }
