@@ -18,8 +18,7 @@ final class CleanStop {
   private final boolean fsync;
 
   CleanStop(Path databaseFile, boolean fsync) {
-    String name = databaseFile.getFileName().toString().replaceFirst("\\.mv\\.db$", "");
-    this.file = databaseFile.resolveSibling(name + ".clean-stop");
+    this.file = StoreKind.beside(databaseFile, ".clean-stop");
     this.fsync = fsync;
   }
 

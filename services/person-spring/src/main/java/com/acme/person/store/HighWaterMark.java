@@ -21,8 +21,7 @@ final class HighWaterMark {
   private final Path file;
 
   HighWaterMark(Path databaseFile) {
-    String name = databaseFile.getFileName().toString().replaceFirst("\\.mv\\.db$", "");
-    this.file = databaseFile.resolveSibling(name + ".high-water");
+    this.file = StoreKind.beside(databaseFile, ".high-water");
   }
 
   Path file() {

@@ -38,8 +38,7 @@ final class Journal implements Closeable {
 
   /** The journal of the database file person.mv.db: person.journal. */
   static Path of(Path databaseFile) {
-    String name = databaseFile.getFileName().toString().replaceFirst("\\.mv\\.db$", "");
-    return databaseFile.resolveSibling(name + ".journal");
+    return StoreKind.beside(databaseFile, ".journal");
   }
 
   Path file() {

@@ -36,8 +36,7 @@ public final class H2Leftovers {
 
   /** Puts the stale entry (value → rowKey) into table's unique index on column, in data's person.mv.db. */
   public static void staleUniqueEntry(Path data, String table, String column, UUID value, long rowKey) throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + data.resolve("person") + ";DB_CLOSE_ON_EXIT=FALSE",
-        "sa", "")) {
+    try (Connection c = open(data)) {
       SessionLocal session = (SessionLocal) c.unwrap(JdbcConnection.class).getSession();
       Table t = session.getDatabase().getSchema("PUBLIC").findTableOrView(session, table);
       Column col = t.getColumn(column);
@@ -75,8 +74,7 @@ public final class H2Leftovers {
 
   /** Runs one statement on data's store, as an operator (or a process that died halfway) would. */
   public static void execute(Path data, String sql) throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + data.resolve("person") + ";DB_CLOSE_ON_EXIT=FALSE",
-        "sa", "")) {
+    try (Connection c = open(data)) {
       c.createStatement().execute(sql);
     }
   }
@@ -84,8 +82,7 @@ public final class H2Leftovers {
   /** The unique constraints with an index of their own in data's store, as TABLE.COLUMN KIND. */
   public static List<String> uniqueIndexes(Path data) throws Exception {
     List<String> found = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + data.resolve("person") + ";DB_CLOSE_ON_EXIT=FALSE",
-        "sa", "");
+    try (Connection c = open(data);
         var rs = c.createStatement().executeQuery("SELECT tc.TABLE_NAME, k.COLUMN_NAME, tc.CONSTRAINT_TYPE"
             + " FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS tc"
             + " JOIN INFORMATION_SCHEMA.INDEXES i ON i.INDEX_SCHEMA = tc.INDEX_SCHEMA AND i.INDEX_NAME = tc.INDEX_NAME"
@@ -103,5 +100,10 @@ public final class H2Leftovers {
   /** The same for the constraints the store builds anew after a crash (UniqueIndexes). */
   public static List<String> rebuiltAfterACrash() {
     return UniqueIndexes.ALL.stream().map(u -> u.table() + "." + u.column() + " " + u.kind()).sorted().toList();
+  }
+
+  /** data's person.mv.db, opened as the service opens it. */
+  private static Connection open(Path data) throws Exception {
+    return DriverManager.getConnection("jdbc:h2:file:" + data.resolve("person") + ";DB_CLOSE_ON_EXIT=FALSE", "sa", "");
   }
 }
