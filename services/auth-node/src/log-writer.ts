@@ -1,14 +1,18 @@
-// Where log lines go: standard output, written off the call path. A call only appends its
-// line to a queue; the queue is written in one piece per turn of the event loop, by a
-// libuv worker (fs.write), so neither the call nor the event loop waits for the reader of
-// the output (a terminal, a pipe to Docker's log driver). Node's own process.stdout would
-// write each line synchronously, on the event loop, when the output is a pipe or a file.
-// The queue is bounded: when the reader falls that far behind, lines are dropped and counted,
-// and a line says how many once there is room again.
+// Where log lines go: standard output, written off the call path. A call only hands over its
+// line, or a function that makes it: lines are made a turn of the event loop later, after the
+// I/O of the turn (a gRPC answer is written whole before its access-log line is even built),
+// queued, and the queue is written in one piece by a libuv worker (fs.write), so neither the
+// call nor the event loop waits for the reader of the output (a terminal, a pipe to Docker's
+// log driver). Node's own process.stdout would write each line synchronously, on the event
+// loop, when the output is a pipe or a file. The queue is bounded: when the reader falls that
+// far behind, lines are dropped and counted, and a line says how many once there is room again.
 import { write, writeSync } from "node:fs";
 
+/** A line, or what makes it: called once, a turn of the event loop after it was handed over. */
+export type Line = string | (() => string);
+
 export interface LineWriter {
-  write(line: string): void;
+  write(line: Line): void;
   /** Resolves when every line written so far is out. */
   flush(): Promise<void>;
 }
@@ -23,9 +27,35 @@ export function asyncLineWriter(fd = 1, maxQueued = MAX_QUEUED): LineWriter {
   let writing = false;
   let scheduled = false;
   let idle: Array<() => void> = [];
+  /** Lines handed over this turn, not made yet: at most one turn's worth, whatever the reader does. */
+  let unmade: Line[] = [];
 
+  const enqueue = (line: string) => {
+    if (queued + line.length > maxQueued) {
+      dropped++;
+      return;
+    }
+    queue.push(line);
+    queued += line.length + 1;
+  };
+  const make = () => {
+    const lines = unmade;
+    unmade = [];
+    for (const line of lines) {
+      if (typeof line === "string") {
+        enqueue(line);
+        continue;
+      }
+      try {
+        enqueue(line());
+      } catch (err) {
+        // Made where no caller can be told (a field JSON cannot hold): say so instead.
+        enqueue(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "a log line could not be made", reason: String(err) }));
+      }
+    }
+  };
   const settle = () => {
-    if (writing || scheduled || queue.length > 0) return;
+    if (writing || scheduled || queue.length > 0 || unmade.length > 0) return;
     const waiting = idle;
     idle = [];
     for (const resolve of waiting) resolve();
@@ -36,12 +66,15 @@ export function asyncLineWriter(fd = 1, maxQueued = MAX_QUEUED): LineWriter {
       // Nothing to tell a failing standard output to: the lines are lost, the service goes on.
       if (!err && written < bytes.length) return writeOut(bytes.subarray(written));
       writing = false;
-      if (queue.length > 0) drain();
-      else settle();
+      send();
     });
   };
   const drain = () => {
     scheduled = false;
+    make();
+    send();
+  };
+  const send = () => {
     if (writing || queue.length === 0) return settle();
     if (dropped > 0) {
       queue.push(JSON.stringify({ time: new Date().toISOString(), level: "warn", msg: "log lines dropped: the output was too slow", dropped }));
@@ -56,6 +89,7 @@ export function asyncLineWriter(fd = 1, maxQueued = MAX_QUEUED): LineWriter {
   // What is still queued when the process exits (process.exit, an uncaught exception) is
   // written synchronously; a batch already handed to the worker is the worker's to finish.
   process.once("exit", () => {
+    make();
     if (queue.length > 0) {
       try {
         writeSync(fd, queue.join("\n") + "\n");
@@ -67,15 +101,17 @@ export function asyncLineWriter(fd = 1, maxQueued = MAX_QUEUED): LineWriter {
 
   return {
     write(line) {
-      if (queued + line.length > maxQueued) {
-        dropped++;
-        return;
-      }
-      queue.push(line);
-      queued += line.length + 1;
-      if (!writing && !scheduled) {
+      unmade.push(line);
+      // Made two check phases later (an immediate that sets an immediate), even while a write is
+      // out, so the bound holds. A gRPC answer leaves in two writes a turn of the event loop
+      // apart: headers and message from one native immediate, trailers from the next turn's
+      // (Node's HTTP/2 sends trailers once the message is out). Lines made in the first check
+      // phase, or in the next timers phase, would hold the trailers back by the time it takes to
+      // make and hand them over; here the call is answered first (strace: writev, write, then
+      // the lines' fs.write).
+      if (!scheduled) {
         scheduled = true;
-        setImmediate(drain);
+        setImmediate(() => setImmediate(drain));
       }
     },
     flush: () =>

@@ -1,6 +1,8 @@
 // Structured logs: one JSON object per line on stdout, so a log shipper needs no parser.
 // Callers pass facts as fields; passwords and tokens are never among them. Lines are written
-// asynchronously (log-writer.ts): logging a call costs building its line, not a write.
+// asynchronously (log-writer.ts), and made there too, after the turn of the event loop: logging
+// a call costs a closure on its path, not a JSON text and not a write. The fields are read when
+// the line is made, so pass values, not objects that change later in the same turn.
 import { asyncLineWriter, type LineWriter } from "./log-writer.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -30,11 +32,15 @@ export function createLogger(
   write: ((line: string) => void) | LineWriter = standardOutput(),
   base: LogFields = {},
 ): Logger {
-  const out: LineWriter = typeof write === "function" ? { write, flush: () => Promise.resolve() } : write;
+  const out: LineWriter =
+    typeof write === "function"
+      ? { write: (line) => write(typeof line === "string" ? line : line()), flush: () => Promise.resolve() }
+      : write;
   const threshold = logLevels.indexOf(level);
   const emit = (lvl: LogLevel, msg: string, fields?: LogFields) => {
     if (logLevels.indexOf(lvl) < threshold) return;
-    out.write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields }, errorsAsObjects));
+    const time = Date.now();
+    out.write(() => JSON.stringify({ time: new Date(time).toISOString(), level: lvl, msg, ...base, ...fields }, errorsAsObjects));
   };
   return {
     debug: (msg, fields) => emit("debug", msg, fields),

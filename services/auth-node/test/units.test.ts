@@ -200,6 +200,33 @@ describe("log writer", () => {
     });
   });
 
+  it("makes a line at the end of the turn, not on the caller's path, and once", async () => {
+    await withFile(async (fd, read) => {
+      const out = asyncLineWriter(fd);
+      let made = 0;
+      out.write(() => `made ${++made}`);
+      out.write("plain");
+      assert.equal(made, 0, "the line is made after the caller's turn");
+      await out.flush();
+      assert.equal(made, 1);
+      assert.deepEqual(read(), ["made 1", "plain"], "in the order handed over");
+    });
+  });
+
+  it("turns a line that cannot be made into an error line, and goes on", async () => {
+    await withFile(async (fd, read) => {
+      const out = asyncLineWriter(fd);
+      out.write(() => JSON.stringify({ big: 1n }));
+      out.write("next");
+      await out.flush();
+      const [error, next] = read();
+      const note = JSON.parse(error!) as { level: string; msg: string; reason: string };
+      assert.deepEqual([note.level, note.msg], ["error", "a log line could not be made"]);
+      assert.match(note.reason, /BigInt/);
+      assert.equal(next, "next");
+    });
+  });
+
   it("drops what does not fit in its queue, and says how many", async () => {
     await withFile(async (fd, read) => {
       const out = asyncLineWriter(fd, 100);
