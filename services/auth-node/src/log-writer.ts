@@ -1,14 +1,14 @@
 // Where log lines go: standard output, written off the call path. A call only hands over its
-// line, or a function that makes it: lines are made a turn of the event loop later, after the
-// I/O of the turn (a gRPC answer is written whole before its access-log line is even built),
-// queued, and the queue is written in one piece by a libuv worker (fs.write), so neither the
+// line, or a function that makes it: lines are made one or two turns of the event loop later,
+// after the I/O of the turn (a gRPC answer is handed to its socket whole, trailers included,
+// before its access-log line is even built), queued, and the queue is written in one piece by a libuv worker (fs.write), so neither the
 // call nor the event loop waits for the reader of the output (a terminal, a pipe to Docker's
 // log driver). Node's own process.stdout would write each line synchronously, on the event
 // loop, when the output is a pipe or a file. The queue is bounded: when the reader falls that
 // far behind, lines are dropped and counted, and a line says how many once there is room again.
 import { write, writeSync } from "node:fs";
 
-/** A line, or what makes it: called once, a turn of the event loop after it was handed over. */
+/** A line, or what makes it: called once, one or two turns of the event loop after it was handed over. */
 export type Line = string | (() => string);
 
 export interface LineWriter {
@@ -27,7 +27,7 @@ export function asyncLineWriter(fd = 1, maxQueued = MAX_QUEUED): LineWriter {
   let writing = false;
   let scheduled = false;
   let idle: Array<() => void> = [];
-  /** Lines handed over this turn, not made yet: at most one turn's worth, whatever the reader does. */
+  /** Lines handed over, not made yet: at most two turns' worth, whatever the reader does. */
   let unmade: Line[] = [];
 
   const enqueue = (line: string) => {
@@ -44,13 +44,16 @@ export function asyncLineWriter(fd = 1, maxQueued = MAX_QUEUED): LineWriter {
     for (const line of lines) {
       if (typeof line === "string") {
         enqueue(line);
-        continue;
-      }
-      try {
-        enqueue(line());
-      } catch (err) {
-        // Made where no caller can be told (a field JSON cannot hold): say so instead.
-        enqueue(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "a log line could not be made", reason: String(err) }));
+      } else if (queued >= maxQueued) {
+        // Dropped either way: not worth making.
+        dropped++;
+      } else {
+        try {
+          enqueue(line());
+        } catch (err) {
+          // Made where no caller can be told: say so instead (log.ts names the line it could not make).
+          enqueue(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "a log line could not be made", reason: describe(err) }));
+        }
       }
     }
   };
@@ -89,7 +92,8 @@ export function asyncLineWriter(fd = 1, maxQueued = MAX_QUEUED): LineWriter {
   // What is still queued when the process exits (process.exit, an uncaught exception) is
   // written synchronously; a batch already handed to the worker is the worker's to finish.
   process.once("exit", () => {
-    make();
+    // A line made here may log another: make until none is left.
+    while (unmade.length > 0) make();
     if (queue.length > 0) {
       try {
         writeSync(fd, queue.join("\n") + "\n");
@@ -120,4 +124,13 @@ export function asyncLineWriter(fd = 1, maxQueued = MAX_QUEUED): LineWriter {
         settle();
       }),
   };
+}
+
+/** What went wrong, even for a thrown value that cannot be turned into a string. */
+function describe(err: unknown): string {
+  try {
+    return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  } catch {
+    return "an unprintable value was thrown";
+  }
 }

@@ -1,8 +1,8 @@
 // Structured logs: one JSON object per line on stdout, so a log shipper needs no parser.
 // Callers pass facts as fields; passwords and tokens are never among them. Lines are written
-// asynchronously (log-writer.ts), and made there too, after the turn of the event loop: logging
-// a call costs a closure on its path, not a JSON text and not a write. The fields are read when
-// the line is made, so pass values, not objects that change later in the same turn.
+// asynchronously (log-writer.ts), and made there too, one or two turns of the event loop later:
+// logging a call costs a closure on its path, not a JSON text and not a write. The fields are
+// read when the line is made, so pass values, not objects that change afterwards.
 import { asyncLineWriter, type LineWriter } from "./log-writer.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -40,7 +40,15 @@ export function createLogger(
   const emit = (lvl: LogLevel, msg: string, fields?: LogFields) => {
     if (logLevels.indexOf(lvl) < threshold) return;
     const time = Date.now();
-    out.write(() => JSON.stringify({ time: new Date(time).toISOString(), level: lvl, msg, ...base, ...fields }, errorsAsObjects));
+    out.write(() => {
+      try {
+        return JSON.stringify({ time: new Date(time).toISOString(), level: lvl, msg, ...base, ...fields }, errorsAsObjects);
+      } catch (err) {
+        // A field JSON cannot hold (a BigInt, a cycle): the line without its fields, saying so.
+        const reason = err instanceof Error ? err.message : "not serializable";
+        return JSON.stringify({ time: new Date(time).toISOString(), level: lvl, msg, ...base, unloggable: reason }, errorsAsObjects);
+      }
+    });
   };
   return {
     debug: (msg, fields) => emit("debug", msg, fields),

@@ -7,6 +7,7 @@ import { openSync, closeSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, loadConfig } from "../src/config.js";
 import { asyncLineWriter } from "../src/log-writer.js";
+import { createLogger } from "../src/log.js";
 import { type LimiterStorage, LoginLimiter, MemoryLimiterStorage } from "../src/login-limiter.js";
 import { PostgresStore } from "../src/postgres-store.js";
 import { PasswordHasher } from "../src/passwords.js";
@@ -200,7 +201,7 @@ describe("log writer", () => {
     });
   });
 
-  it("makes a line at the end of the turn, not on the caller's path, and once", async () => {
+  it("makes a line later, not on the caller's path, and once", async () => {
     await withFile(async (fd, read) => {
       const out = asyncLineWriter(fd);
       let made = 0;
@@ -211,6 +212,32 @@ describe("log writer", () => {
       assert.equal(made, 1);
       assert.deepEqual(read(), ["made 1", "plain"], "in the order handed over");
     });
+  });
+
+  it("makes its lines after what the turn scheduled, a native immediate's write included", async () => {
+    // Node sends a gRPC answer's trailers from a native immediate of the turn after the answer;
+    // those run before the JavaScript immediates of that turn, so lines made after an immediate
+    // scheduled now are made after the trailers are handed to the socket.
+    await withFile(async (fd, read) => {
+      const out = asyncLineWriter(fd);
+      const order: string[] = [];
+      out.write(() => {
+        order.push("made");
+        return "line";
+      });
+      setImmediate(() => order.push("the turn's immediate"));
+      await out.flush();
+      assert.deepEqual(order, ["the turn's immediate", "made"]);
+      assert.deepEqual(read(), ["line"]);
+    });
+  });
+
+  it("writes a line whose fields JSON cannot hold without them, naming the line", () => {
+    const lines: string[] = [];
+    createLogger("info", (line) => lines.push(line)).info("odd fields", { big: 1n });
+    const line = JSON.parse(lines[0]!) as { msg: string; level: string; unloggable: string; big?: unknown };
+    assert.deepEqual([line.level, line.msg, line.big], ["info", "odd fields", undefined]);
+    assert.match(line.unloggable, /BigInt/);
   });
 
   it("turns a line that cannot be made into an error line, and goes on", async () => {
