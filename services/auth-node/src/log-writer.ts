@@ -1,9 +1,9 @@
 // Where log lines go: standard output, written off the call path. A call only hands over its
 // line, or a function that makes it: lines are made one or two turns of the event loop later,
 // after the I/O of the turn (a gRPC answer is handed to its socket whole, trailers included,
-// before its access-log line is even built), queued, and the queue is written in one piece by a libuv worker (fs.write), so neither the
-// call nor the event loop waits for the reader of the output (a terminal, a pipe to Docker's
-// log driver). Node's own process.stdout would write each line synchronously, on the event
+// before its access-log line is even built), queued, and the queue is written in one piece by
+// a libuv worker (fs.write), so neither the call nor the event loop waits for the reader of the
+// output (a terminal, a pipe to Docker's log driver). Node's own process.stdout would write each line synchronously, on the event
 // loop, when the output is a pipe or a file. The queue is bounded: when the reader falls that
 // far behind, lines are dropped and counted, and a line says how many once there is room again.
 import { write, writeSync } from "node:fs";
@@ -52,7 +52,7 @@ export function asyncLineWriter(fd = 1, maxQueued = MAX_QUEUED): LineWriter {
           enqueue(line());
         } catch (err) {
           // Made where no caller can be told: say so instead (log.ts names the line it could not make).
-          enqueue(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "a log line could not be made", reason: describe(err) }));
+          enqueue(own("error", "a log line could not be made", { reason: describe(err) }));
         }
       }
     }
@@ -80,7 +80,7 @@ export function asyncLineWriter(fd = 1, maxQueued = MAX_QUEUED): LineWriter {
   const send = () => {
     if (writing || queue.length === 0) return settle();
     if (dropped > 0) {
-      queue.push(JSON.stringify({ time: new Date().toISOString(), level: "warn", msg: "log lines dropped: the output was too slow", dropped }));
+      queue.push(own("warn", "log lines dropped: the output was too slow", { dropped }));
       dropped = 0;
     }
     const text = queue.join("\n") + "\n";
@@ -124,6 +124,11 @@ export function asyncLineWriter(fd = 1, maxQueued = MAX_QUEUED): LineWriter {
         settle();
       }),
   };
+}
+
+/** A line of the writer's own, in log.ts's shape. */
+function own(level: "warn" | "error", msg: string, fields: Record<string, unknown>): string {
+  return JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
 }
 
 /** What went wrong, even for a thrown value that cannot be turned into a string. */

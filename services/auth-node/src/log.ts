@@ -40,13 +40,14 @@ export function createLogger(
   const emit = (lvl: LogLevel, msg: string, fields?: LogFields) => {
     if (logLevels.indexOf(lvl) < threshold) return;
     const time = Date.now();
+    const line = (extra?: LogFields) =>
+      JSON.stringify({ time: new Date(time).toISOString(), level: lvl, msg, ...base, ...extra }, errorsAsObjects);
     out.write(() => {
       try {
-        return JSON.stringify({ time: new Date(time).toISOString(), level: lvl, msg, ...base, ...fields }, errorsAsObjects);
+        return line(fields);
       } catch (err) {
         // A field JSON cannot hold (a BigInt, a cycle): the line without its fields, saying so.
-        const reason = err instanceof Error ? err.message : "not serializable";
-        return JSON.stringify({ time: new Date(time).toISOString(), level: lvl, msg, ...base, unloggable: reason }, errorsAsObjects);
+        return line({ unloggable: err instanceof Error ? err.message : "not serializable" });
       }
     });
   };

@@ -3,7 +3,9 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import { Code } from "@connectrpc/connect";
-import { openSync, closeSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { closeSync, constants, openSync, readFileSync, readSync } from "node:fs";
+import { setTimeout as delay } from "node:timers/promises";
 import { join } from "node:path";
 import { ConfigError, loadConfig } from "../src/config.js";
 import { asyncLineWriter } from "../src/log-writer.js";
@@ -254,6 +256,50 @@ describe("log writer", () => {
     });
   });
 
+  it("makes the lines handed over while a write is out, and writes them after it, in order", async () => {
+    // A pipe nobody reads yet: the first write fills it and waits in the libuv worker.
+    const dir = await tempDataDir();
+    const fifo = join(dir, "out.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const fd = openSync(fifo, "w");
+    try {
+      const out = asyncLineWriter(fd);
+      const big = "x".repeat(256 * 1024);
+      out.write(big);
+      await delay(50);
+      let made = 0;
+      out.write(() => `second ${++made}`);
+      out.write("third");
+      await delay(50);
+      assert.equal(made, 1, "made two check phases later, though the first write is still out");
+      const chunks: Buffer[] = [];
+      const flushed = out.flush().then(() => "flushed");
+      let state = "";
+      while (state !== "flushed" || readAll(reader, chunks) > 0) {
+        readAll(reader, chunks);
+        state = await Promise.race([flushed, delay(5).then(() => "")]);
+      }
+      assert.deepEqual(Buffer.concat(chunks).toString("utf8").split("\n"), [big, "second 1", "third", ""]);
+    } finally {
+      closeSync(fd);
+      closeSync(reader);
+      await removeDir(dir);
+    }
+  });
+
+  it("writes what is queued when the process exits, making lines that a made line logs", () => {
+    const writer = new URL("../src/log-writer.js", import.meta.url).href;
+    const script = `
+      const { asyncLineWriter } = await import(${JSON.stringify(writer)});
+      const out = asyncLineWriter(1);
+      out.write(() => { out.write(() => "made while exiting"); return "first"; });
+      out.write("plain");
+      process.exit(0);`;
+    const stdout = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    assert.equal(stdout, "first\nplain\nmade while exiting\n");
+  });
+
   it("drops what does not fit in its queue, and says how many", async () => {
     await withFile(async (fd, read) => {
       const out = asyncLineWriter(fd, 100);
@@ -298,3 +344,21 @@ describe("the first admin", () => {
     }
   });
 });
+
+/** Reads what a non-blocking descriptor holds now into chunks; the bytes read. */
+function readAll(fd: number, chunks: Buffer[]): number {
+  let total = 0;
+  for (;;) {
+    const buffer = Buffer.alloc(65536);
+    let n: number;
+    try {
+      n = readSync(fd, buffer);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EAGAIN") return total;
+      throw err;
+    }
+    if (n === 0) return total;
+    chunks.push(buffer.subarray(0, n));
+    total += n;
+  }
+}
