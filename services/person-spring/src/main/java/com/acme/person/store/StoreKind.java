@@ -46,7 +46,7 @@ public record StoreKind(Vendor vendor, Path file) {
   }
 
   /** The file beside the embedded store's databaseFile (person.mv.db) named person + suffix. */
-  static java.nio.file.Path beside(java.nio.file.Path databaseFile, String suffix) {
+  static Path beside(Path databaseFile, String suffix) {
     String name = databaseFile.getFileName().toString().replaceFirst("\\.mv\\.db$", "");
     return databaseFile.resolveSibling(name + suffix);
   }
