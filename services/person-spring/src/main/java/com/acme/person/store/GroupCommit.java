@@ -19,14 +19,15 @@ import org.springframework.transaction.support.TransactionTemplate;
  * group is one person; with many, the price of a commit (a journal write, an fsync, a round trip
  * to PostgreSQL) is shared instead of paid once per person.
  *
- * <p>Idempotency: a second copy of a request_id within the group gets the first copy's person.
- * A group is written without first looking its request_ids up — nearly every registration is
- * new, and the lookup was a third of a lone registration's time in the database — so a
- * request_id stored before (a client's retry, or another replica of the service on PostgreSQL
- * just now; a RegisterPeople stream writes no request records) is found by the request
- * table's primary key: the group's transaction fails whole, and each of its registrations is
- * written again on its own, looking its request_id up first, so a repeat gets its earlier
- * person.
+ * <p>Idempotency: a request_id stored before gets its earlier person, and a second copy of a
+ * request_id within the group gets the first copy's person. A group is first written without
+ * looking its request_ids up — nearly every registration is new, and in a profile of lone
+ * registrations the lookup was a third of their time in the database — so a request_id stored
+ * before (a client's retry; RegisterPeople's request_ids are another table's) fails the
+ * insert of the group's request records, which comes first (PersonRepository.insertAll), and
+ * the group's transaction rolls back whole. The group is then written again with the lookup.
+ * If that fails too (another replica of the service on PostgreSQL stored one of the
+ * request_ids in between), each registration is written alone.
  */
 public final class GroupCommit {
 
@@ -77,12 +78,15 @@ public final class GroupCommit {
   private void commit(List<Pending> group) {
     try {
       durability.beforeWrite();
-      List<StoredPerson> stored = tx.execute(s -> writeGroup(group, false));
-      durability.peopleCommitted(stored);
-      group.forEach(Pending::finish);
-    } catch (DuplicateKeyException stored) {
-      // A request_id of the group is stored already: nothing of the group was, each again alone.
-      group.forEach(this::retryAlone);
+      try {
+        write(group, false);
+      } catch (DuplicateKeyException repeated) {
+        try {
+          write(group, true);
+        } catch (DuplicateKeyException raced) {
+          group.forEach(this::writeAlone);
+        }
+      }
     } catch (RuntimeException | Error e) {
       group.forEach(p -> p.fail(e));
       if (e instanceof Error error) {
@@ -91,11 +95,16 @@ public final class GroupCommit {
     }
   }
 
-  private void retryAlone(Pending p) {
+  /** The group in one transaction, made durable, then answered. */
+  private void write(List<Pending> group, boolean lookUp) {
+    List<StoredPerson> stored = tx.execute(s -> writeGroup(group, lookUp));
+    durability.peopleCommitted(stored);
+    group.forEach(Pending::finish);
+  }
+
+  private void writeAlone(Pending p) {
     try {
-      List<StoredPerson> stored = tx.execute(s -> writeGroup(List.of(p), true));
-      durability.peopleCommitted(stored);
-      p.finish();
+      write(List.of(p), true);
     } catch (RuntimeException e) {
       p.fail(e);
     }
@@ -111,6 +120,9 @@ public final class GroupCommit {
     List<Pending> inserted = new ArrayList<>();
     Map<String, Pending> firstInGroup = new HashMap<>();
     for (Pending p : group) {
+      // Decided anew at every attempt: an attempt that rolled back decided nothing.
+      p.outcome = null;
+      p.sameAs = null;
       String requestId = p.person.requestId();
       StoredRequest found = requestId == null ? null : earlier.get(requestId);
       Pending first = requestId == null ? null : firstInGroup.get(requestId);
@@ -163,6 +175,9 @@ public final class GroupCommit {
     }
 
     void fail(Throwable t) {
+      if (done) {
+        return; // answered already (an Error after part of a group was written alone)
+      }
       failure = t instanceof RuntimeException r ? r : new IllegalStateException(t);
       outcome = null;
       done = true;

@@ -51,14 +51,12 @@ public class PersonRepository {
   }
 
   /**
-   * Inserts people (ids set) with two JDBC batches — the people, then the request records of
-   * those that came with a request_id — and returns them as stored (created_at stamped now).
+   * Inserts people (ids set) with two JDBC batches — the request records of those that came
+   * with a request_id, then the people — and returns them as stored (created_at stamped now).
+   * The request records go first: a request_id stored before fails the insert
+   * (DuplicateKeyException) before any person is numbered or put in the name index.
    */
   public List<StoredPerson> insertAll(List<NewPerson> people) {
-    List<PersonDto> plain = new ArrayList<>(people.size());
-    people.forEach(p -> plain.add(p.person()));
-    Sequencer.Stamped stamped = sequencer.stamp(plain);
-    insertRows(stamped);
     List<Object[]> requests = new ArrayList<>();
     for (int i = 0; i < people.size(); i++) {
       NewPerson p = people.get(i);
@@ -72,6 +70,10 @@ public class PersonRepository {
       jdbc.batchUpdate(
           "INSERT INTO register_person_request (request_id, request_hash, person_id) VALUES (?, ?, ?)", requests);
     }
+    List<PersonDto> plain = new ArrayList<>(people.size());
+    people.forEach(p -> plain.add(p.person()));
+    Sequencer.Stamped stamped = sequencer.stamp(plain);
+    insertRows(stamped);
     List<StoredPerson> stored = new ArrayList<>(people.size());
     for (int i = 0; i < people.size(); i++) {
       NewPerson p = people.get(i);
