@@ -64,6 +64,9 @@ public record PersonProperties(
    *     and held at the sender by HTTP/2 flow control. At least messageSize
    * @param requestArrivalTime how long a call that may read its request has for it to come;
    *     then DEADLINE_EXCEEDED, and its share of requestsInMemory is free
+   * @param restBodiesInMemory the REST request bodies being read or served, in bytes, over all
+   *     requests (rest/RestBodyFilter); a request beyond it waits, its body unread and held at
+   *     the sender by TCP flow control. At least restBodySize
    */
   public record Limits(
       DataSize messageSize,
@@ -72,7 +75,8 @@ public record PersonProperties(
       DataSize restBodySize,
       @DefaultValue("2000") int registerPeopleStreams,
       @DefaultValue("32MB") DataSize requestsInMemory,
-      @DefaultValue("10s") Duration requestArrivalTime) {}
+      @DefaultValue("10s") Duration requestArrivalTime,
+      @DefaultValue("32MB") DataSize restBodiesInMemory) {}
 
   /**
    * The gRPC transport: the HTTP/2 flow-control window of each stream (fixed), whether calls

@@ -2,6 +2,8 @@ package com.acme.person.rest;
 
 import com.acme.person.config.PersonProperties;
 import com.google.rpc.Code;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -12,6 +14,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
@@ -25,18 +29,39 @@ import org.springframework.web.filter.OncePerRequestFilter;
  *   <li>a body must be JSON in UTF-8 (415 UNIMPLEMENTED otherwise): no form parsing, no other
  *       charset that would turn invalid bytes into other characters;
  *   <li>a body larger than person.limits.rest-body-size is refused (413 RESOURCE_EXHAUSTED):
- *       at once when Content-Length says so, and while reading when it is chunked.
+ *       at once when Content-Length says so, and while reading when it is chunked;
+ *   <li>the bodies being read or served over all requests stay within
+ *       person.limits.rest-bodies-in-memory: a request holds its Content-Length (the body
+ *       limit when chunked) until it is answered, and one beyond it waits, its body unread.
  * </ul>
  */
 @Component
 public class RestBodyFilter extends OncePerRequestFilter {
 
+  /** Body bytes held now and at most since the start, for operators and tests. */
+  static final String HELD = "person.rest.bodies.held";
+  static final String PEAK = "person.rest.bodies.held.peak";
+
   private final long limit;
   private final RestErrors errors;
+  /** One permit a byte (bytes held: at most rest-bodies-in-memory); fair, so large bodies get their turn. */
+  private final Semaphore inMemory;
+  private final AtomicLong held = new AtomicLong();
+  private final AtomicLong peak = new AtomicLong();
 
-  public RestBodyFilter(PersonProperties properties, RestErrors errors) {
+  public RestBodyFilter(PersonProperties properties, RestErrors errors, MeterRegistry registry) {
     this.limit = properties.limits().restBodySize().toBytes();
     this.errors = errors;
+    long capacity = properties.limits().restBodiesInMemory().toBytes();
+    if (capacity < limit || capacity > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("person.limits.rest-bodies-in-memory (" + capacity
+          + " bytes) must hold at least one body of person.limits.rest-body-size (" + limit + " bytes), and at most 2 GB");
+    }
+    this.inMemory = new Semaphore((int) capacity, true);
+    Gauge.builder(HELD, held, AtomicLong::get).baseUnit("bytes")
+        .description("REST request bodies being read or served").register(registry);
+    Gauge.builder(PEAK, peak, AtomicLong::get).baseUnit("bytes")
+        .description("the most REST request body bytes held at once since the service started").register(registry);
   }
 
   @Override
@@ -51,11 +76,26 @@ public class RestBodyFilter extends OncePerRequestFilter {
       errors.write(response, 415, Code.UNIMPLEMENTED, "the body must be application/json in UTF-8");
       return;
     }
-    if (request.getContentLengthLong() > limit) {
+    long length = request.getContentLengthLong();
+    if (length > limit) {
       errors.write(response, 413, Code.RESOURCE_EXHAUSTED, tooLarge());
       return;
     }
-    chain.doFilter(new LimitedBody(request, limit), response);
+    int bytes = (int) (length >= 0 ? length : limit);
+    try {
+      inMemory.acquire(bytes);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      errors.write(response, 503, Code.UNAVAILABLE, "the service is stopping");
+      return;
+    }
+    peak.accumulateAndGet(held.addAndGet(bytes), Math::max);
+    try {
+      chain.doFilter(new LimitedBody(request, limit), response);
+    } finally {
+      held.addAndGet(-bytes);
+      inMemory.release(bytes);
+    }
   }
 
   String tooLarge() {
