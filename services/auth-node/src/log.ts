@@ -40,9 +40,9 @@ export function createLogger(
   const emit = (lvl: LogLevel, msg: string, fields?: LogFields) => {
     if (logLevels.indexOf(lvl) < threshold) return;
     const time = Date.now();
-    const line = (extra?: LogFields) =>
-      JSON.stringify({ time: new Date(time).toISOString(), level: lvl, msg, ...base, ...extra }, errorsAsObjects);
     out.write(() => {
+      const line = (extra?: LogFields) =>
+        JSON.stringify({ time: new Date(time).toISOString(), level: lvl, msg, ...base, ...extra }, errorsAsObjects);
       try {
         return line(fields);
       } catch (err) {

@@ -265,21 +265,25 @@ describe("log writer", () => {
     const fd = openSync(fifo, "w");
     try {
       const out = asyncLineWriter(fd);
+      // Four times the pipe's 64 KB: the write cannot finish until the pipe is read.
       const big = "x".repeat(256 * 1024);
       out.write(big);
-      await delay(50);
+      await checkPhases(3); // made and handed to the worker two check phases later
       let made = 0;
       out.write(() => `second ${++made}`);
       out.write("third");
-      await delay(50);
+      await checkPhases(3);
       assert.equal(made, 1, "made two check phases later, though the first write is still out");
       const chunks: Buffer[] = [];
-      const flushed = out.flush().then(() => "flushed");
-      let state = "";
-      while (state !== "flushed" || readAll(reader, chunks) > 0) {
+      let flushed = false;
+      const done = out.flush().then(() => (flushed = true));
+      const deadline = Date.now() + 10_000;
+      while (!flushed) {
+        assert.ok(Date.now() < deadline, "every line is written once the pipe is read");
         readAll(reader, chunks);
-        state = await Promise.race([flushed, delay(5).then(() => "")]);
+        await Promise.race([done, delay(5)]);
       }
+      readAll(reader, chunks);
       assert.deepEqual(Buffer.concat(chunks).toString("utf8").split("\n"), [big, "second 1", "third", ""]);
     } finally {
       closeSync(fd);
@@ -344,6 +348,11 @@ describe("the first admin", () => {
     }
   });
 });
+
+/** Resolves after n check phases of the event loop (n immediates, each set by the last). */
+async function checkPhases(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+}
 
 /** Reads what a non-blocking descriptor holds now into chunks; the bytes read. */
 function readAll(fd: number, chunks: Buffer[]): number {
