@@ -68,16 +68,17 @@ mvn_from_registry() {
     || die "Maven did not take acme-contracts $version from the registry"
 }
 
-# free_port — a TCP port nothing listens on now, for a test's own servers beside a user's.
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-# free_ports N — N different such ports, one per line: all are held while they are chosen (a port
-# chosen and let go can be chosen again by the next free_port, and two containers then ask for it).
+# free_ports N — N different TCP ports nothing listens on now, one per line, for a test's own
+# servers beside a user's: all are held while they are chosen (a port chosen and let go can be
+# chosen again by the next call, and two containers then ask for it).
 free_ports() {
   python3 -c 'import socket, sys
 held = [socket.socket() for _ in range(int(sys.argv[1]))]
 for s in held: s.bind(("127.0.0.1", 0))
 print("\n".join(str(s.getsockname()[1]) for s in held))' "$1"
 }
+# free_port — one such port.
+free_port() { free_ports 1; }
 
 # Bold only on a terminal: CI logs, test logs and PR comments keep plain text.
 if [[ -t 2 ]]; then

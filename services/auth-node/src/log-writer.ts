@@ -3,9 +3,10 @@
 // after the I/O of the turn (a gRPC answer is handed to its socket whole, trailers included,
 // before its access-log line is even built), queued, and the queue is written in one piece by
 // a libuv worker (fs.write), so neither the call nor the event loop waits for the reader of the
-// output (a terminal, a pipe to Docker's log driver). Node's own process.stdout would write each line synchronously, on the event
-// loop, when the output is a pipe or a file. The queue is bounded: when the reader falls that
-// far behind, lines are dropped and counted, and a line says how many once there is room again.
+// output (a terminal, a pipe to Docker's log driver). Node's own process.stdout would write
+// each line synchronously, on the event loop, when the output is a pipe or a file. The queue is
+// bounded: when the reader falls that far behind, lines are dropped and counted, and a line says
+// how many once there is room again.
 import { write, writeSync } from "node:fs";
 
 /** A line, or what makes it: called once, one or two turns of the event loop after it was handed over. */
