@@ -79,6 +79,13 @@ print("\n".join(str(s.getsockname()[1]) for s in held))' "$1"
 }
 # free_port — one such port.
 free_port() { free_ports 1; }
+# export_free_ports NAME… — each variable exported with a port of its own, all chosen at once
+# (so they differ from each other; one free_port per name could hand out the same one twice).
+export_free_ports() {
+  local ports i names=("$@")
+  mapfile -t ports < <(free_ports "${#names[@]}")
+  for i in "${!names[@]}"; do export "${names[$i]}=${ports[$i]}"; done
+}
 
 # Bold only on a terminal: CI logs, test logs and PR comments keep plain text.
 if [[ -t 2 ]]; then

@@ -42,11 +42,8 @@ REPLICA_CONNECTION_AGE_GRACE_SECONDS="${REPLICA_CONNECTION_AGE_GRACE_SECONDS:-60
 # user has up — or another test's — is left alone.
 SYSTEM_PORTS=(AUTH_PORT AUTH_REST_PORT AUTH_METRICS_PORT PERSON_PORT PERSON_REST_PORT WEB_PROXY_PORT WEB_PAGE_PORT
   SCHEMA_REGISTRY_PORT ZIPKIN_PORT BALANCER_STATS_PORT POSTGRES_PORT)
-system_own_ports() {
-  local ports i
-  mapfile -t ports < <(free_ports "${#SYSTEM_PORTS[@]}")
-  for i in "${!SYSTEM_PORTS[@]}"; do export "${SYSTEM_PORTS[$i]}=${ports[$i]}"; done
-}
+# system_own_ports [NAME…] — also a port for each named variable, chosen with the system's.
+system_own_ports() { export_free_ports "${SYSTEM_PORTS[@]}" "$@"; }
 ADMIN_USERNAME=admin
 # How long make up waits for each part to answer before it gives up and says which.
 SYSTEM_START_SECONDS="${SYSTEM_START_SECONDS:-300}"

@@ -61,8 +61,7 @@ if [[ "${1:-}" == scaled ]]; then
   # page on a port of its own, which the system then allows (lib-system.sh TEST_PAGE_PORT).
   export SCALE=3 SYSTEM_NAME="acme-compat-scaled-$$" SYSTEM_DIR="$TOOLS/system-compat-scaled"
   source "$ROOT/scripts/system/lib-system.sh"
-  system_own_ports
-  export TEST_PAGE_PORT="$(free_port)"
+  system_own_ports TEST_PAGE_PORT
   # Its own Zipkin, which the trace cases read; and the settings the cases were written for,
   # the harness topology's own (one definition each: auth-node.env, person-spring.env).
   unset TRACING_ZIPKIN_ENDPOINT

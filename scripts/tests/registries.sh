@@ -5,7 +5,8 @@
 # nothing changes; a wrong password is refused; then each package is installed back by
 # version with its ecosystem's own tool into a project outside the repository and used.
 source "$(dirname "$0")/../lib.sh"
-export REGISTRIES_DIR="$TOOLS/registries-test" NPM_REGISTRY_PORT="$(free_port)" PYPI_REGISTRY_PORT="$(free_port)" MAVEN_REGISTRY_PORT="$(free_port)"
+export REGISTRIES_DIR="$TOOLS/registries-test"
+export_free_ports NPM_REGISTRY_PORT PYPI_REGISTRY_PORT MAVEN_REGISTRY_PORT
 rm -rf "$REGISTRIES_DIR"
 work="$(mktemp -d)"
 trap '"$ROOT/scripts/release/registries.sh" down >/dev/null; rm -rf "$REGISTRIES_DIR" "$work"' EXIT

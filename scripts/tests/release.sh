@@ -28,7 +28,8 @@ step() {
 }
 copy="$(mktemp -d)/contracts"
 # The registries' data: this run's own (two runs side by side never share it).
-export REGISTRIES_DIR="$TOOLS/registries-release-test-$$" NPM_REGISTRY_PORT="$(free_port)" PYPI_REGISTRY_PORT="$(free_port)" MAVEN_REGISTRY_PORT="$(free_port)"
+export REGISTRIES_DIR="$TOOLS/registries-release-test-$$"
+export_free_ports NPM_REGISTRY_PORT PYPI_REGISTRY_PORT MAVEN_REGISTRY_PORT
 # The copy's releases build their services under an image tag of their own: on this tree's tag
 # they would replace its images (which the outside consumers and every later suite run), and
 # each side would rebuild what the other had just replaced.
