@@ -20,10 +20,18 @@ import java.util.List;
  * seconds it is rotated (person.journal.old), H2 is made to write everything (CHECKPOINT) and
  * the old part is deleted.
  *
- * <p>An append is one write at the journal's end; if it fails (a full disk), the end is cut back
+ * <p>An append is written at the journal's end; if it fails (a full disk), the end is cut back
  * to where it was, so the next append never lands behind a torn record.
  */
 final class Journal implements Closeable {
+  /**
+   * The most handed to one write. A heap buffer is copied into a direct one for the write, and
+   * the JDK keeps such buffers per thread only up to jdk.nio.maxCachedBufferSize (256 KB in the
+   * image): a group of large people written at once would take a fresh one of the group's size
+   * from malloc (megabytes, outside the heap's limit) on every append.
+   */
+  static final int MAX_WRITE_BYTES = 256 * 1024;
+
   private final Path file;
   private final Path old;
   private FileChannel channel;
@@ -63,8 +71,14 @@ final class Journal implements Closeable {
     long start = size;
     try {
       long at = start;
+      int end = records.limit();
       while (records.hasRemaining()) {
-        at += channel.write(records, at);
+        records.limit(Math.min(end, records.position() + MAX_WRITE_BYTES));
+        try {
+          at += channel.write(records, at);
+        } finally {
+          records.limit(end);
+        }
       }
       if (fsync) {
         channel.force(false);

@@ -44,6 +44,32 @@ class JournalTest {
   }
 
   @Test
+  void aGroupLargerThanOneWriteIsWrittenWhole(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("person.journal");
+    // Three people of about 600 KB each: the group is written in several writes, one of them
+    // ending inside a record.
+    String hobby = "x".repeat(2000);
+    List<String> hobbies = java.util.Collections.nCopies(300, hobby);
+    Instant created = Instant.now().truncatedTo(ChronoUnit.MICROS);
+    List<StoredPerson> large = new java.util.ArrayList<>();
+    for (int i = 1; i <= 3; i++) {
+      large.add(new StoredPerson(i, new PersonDto(UUID.randomUUID().toString(), "large " + i, 40, hobbies, null, created), null, null));
+    }
+    ByteBuffer records = JournalCodec.records(large);
+    int bytes = records.remaining();
+    assertThat(bytes).isGreaterThan(2 * Journal.MAX_WRITE_BYTES);
+    try (Journal journal = new Journal(file)) {
+      journal.append(JournalCodec.records(List.of(person(0, null))), false);
+      journal.append(records, false);
+      journal.append(JournalCodec.records(List.of(person(4, null))), false);
+    }
+    JournalReader.Contents contents = JournalReader.read(file);
+    assertThat(contents.torn()).isFalse();
+    assertThat(contents.people()).hasSize(5);
+    assertThat(contents.people().subList(1, 4)).containsExactlyElementsOf(large);
+  }
+
+  @Test
   void aRecordCutShortAtTheEndIsLeftOut(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("person.journal");
     ByteBuffer records = JournalCodec.records(List.of(person(1, null), person(2, null)));
