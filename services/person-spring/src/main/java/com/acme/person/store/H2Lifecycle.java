@@ -13,6 +13,7 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +33,8 @@ final class H2Lifecycle {
   /** How often the journal is rotated (and H2 made to write everything). */
   private static final long ROTATE_EVERY_MILLIS = 2_000;
   private static final int REPLAY_BATCH = 500;
+  /** The exit status when H2 can never be reopened in this process (sysexits' EX_SOFTWARE). */
+  static final int EXIT_NEVER_CLOSED = 70;
   /** H2's "File corrupted while reading record". */
   private static final int H2_FILE_CORRUPTED = 90030;
 
@@ -43,6 +46,8 @@ final class H2Lifecycle {
   private final IdentityAssigner identity;
   private final StoreFailures failures;
   private final boolean fsync;
+  /** Ends the process when H2 can never be reopened in it (Runtime.halt outside tests). */
+  private final IntConsumer halt;
   /** The largest person number in the store, found by its start-up scan. */
   private long largestSeq;
   private Journal journal;
@@ -52,6 +57,12 @@ final class H2Lifecycle {
 
   H2Lifecycle(DataSource dataSource, JdbcTemplate jdbc, StoreKind kind, NameIndex index, Sequencer sequencer,
       IdentityAssigner identity, StoreFailures failures, boolean fsync) {
+    this(dataSource, jdbc, kind, index, sequencer, identity, failures, fsync, Runtime.getRuntime()::halt);
+  }
+
+  H2Lifecycle(DataSource dataSource, JdbcTemplate jdbc, StoreKind kind, NameIndex index, Sequencer sequencer,
+      IdentityAssigner identity, StoreFailures failures, boolean fsync, IntConsumer halt) {
+    this.halt = halt;
     this.dataSource = dataSource;
     this.jdbc = jdbc;
     this.kind = kind;
@@ -217,9 +228,27 @@ final class H2Lifecycle {
         durability.rotate();
       }
     } catch (RuntimeException | OutOfMemoryError e) {
+      if (failures.needsRecovery() && StoreFailures.neverClosed(e)) {
+        stopForGood(e);
+        return;
+      }
       log.warn("person store: {} failed, will try again: {}",
           failures.needsRecovery() ? "reopening the database" : "rotating the journal", e.toString());
     }
+  }
+
+  /**
+   * H2 cannot be opened again in this process (StoreFailures.neverClosed), so every call would be
+   * refused for as long as it runs: it ends at once, as a crash would, so that whatever runs it
+   * (Kubernetes, a supervisor) starts it again, and the start replays the journal — every
+   * acknowledged person is kept, as after a SIGKILL. An orderly stop cannot work here: it would
+   * wait on the same H2.
+   */
+  private void stopForGood(Throwable e) {
+    log.error("person store: H2 cannot be reopened: the instance that closed itself after a failed write never"
+        + " finished closing ({}); no call can be served until the process starts again, so it stops now"
+        + " (exit {}); the next start replays the journal {}", e.toString(), EXIT_NEVER_CLOSED, journal.file());
+    halt.accept(EXIT_NEVER_CLOSED);
   }
 
   private void rebuildUniqueIndexes(String why) {

@@ -25,6 +25,8 @@ final class StoreFailures {
   private static final int H2_CLOSED_AT_SHUTDOWN = 90121;
   private static final int H2_READ_ONLY = 90097;
   private static final int H2_GENERAL_ERROR = 50000;
+  /** H2: "Database may be already in use", which it also says when an earlier instance never closed. */
+  private static final int H2_ALREADY_OPEN = 90020;
   /** PostgreSQL's SQLSTATE for a full disk. */
   private static final String PG_DISK_FULL = "53100";
   /** The same failure is logged at most this often (a failing disk fails every call). */
@@ -77,8 +79,9 @@ final class StoreFailures {
         }
         if (sql.getErrorCode() == H2_CLOSED || sql.getErrorCode() == H2_CLOSED_AT_SHUTDOWN || storePanicked(sql)) {
           needsRecovery = true;
+          // With the failure's stack: where H2's storage failed is what says how to avoid it.
           warn("closed", "person store: the database closed itself after a failed write ({}); it is reopened"
-              + " and its journal replayed before the next call", rootMessage(e));
+              + " and its journal replayed before the next call", rootMessage(e), e);
           return new StoreUnavailableException("the store is recovering from a failed write; retry later", e);
         }
       }
@@ -113,6 +116,22 @@ final class StoreFailures {
    */
   private static boolean storePanicked(SQLException e) {
     return e.getErrorCode() == H2_GENERAL_ERROR && closedDatabase(e);
+  }
+
+  /**
+   * Whether reopening H2 failed because the instance that closed itself never finished closing.
+   * H2 2.4 waits a minute for it, then refuses; it never finishes when the store's writer died
+   * under a chunk (its serialization thread then waits for that chunk for ever, at full CPU), so
+   * no reopening in this process can succeed.
+   */
+  static boolean neverClosed(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && sql.getErrorCode() == H2_ALREADY_OPEN
+          && String.valueOf(sql.getMessage()).contains("Waited for database closing")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean closedDatabase(Throwable e) {

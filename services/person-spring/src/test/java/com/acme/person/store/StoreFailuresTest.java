@@ -39,4 +39,21 @@ class StoreFailuresTest {
     assertThat(failures.database("storing a person", notNull)).isSameAs(notNull);
     assertThat(failures.needsRecovery()).isFalse();
   }
+
+  @Test
+  void aReopeningRefusedBecauseTheOldInstanceNeverClosedIsToldApart() {
+    // As a reopening met it after H2's writer died under a 115 MB chunk (make bench-scenarios,
+    // 2026-11-27): Hikari could not connect, H2 having waited a minute for the old instance.
+    var neverClosed = DbException.get(org.h2.api.ErrorCode.DATABASE_ALREADY_OPEN_1,
+        "Waited for database closing longer than 1 minute").getSQLException();
+    var reopening = new org.springframework.jdbc.CannotGetJdbcConnectionException("Failed to obtain JDBC Connection",
+        new java.sql.SQLTransientConnectionException("HikariPool-1 - Connection is not available", neverClosed));
+    // Another process holding the file is something a later attempt can get past.
+    var otherProcess = new org.springframework.jdbc.CannotGetJdbcConnectionException("Failed to obtain JDBC Connection",
+        DbException.get(org.h2.api.ErrorCode.DATABASE_ALREADY_OPEN_1, "/data/person.mv.db").getSQLException());
+
+    assertThat(StoreFailures.neverClosed(reopening)).isTrue();
+    assertThat(StoreFailures.neverClosed(otherProcess)).isFalse();
+    assertThat(StoreFailures.neverClosed(new IllegalStateException("anything else"))).isFalse();
+  }
 }
