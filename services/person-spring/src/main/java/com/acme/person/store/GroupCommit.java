@@ -13,7 +13,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Single registrations (RegisterPerson, SyncPeople's items, the REST twin) share commits: every
  * caller queues its person and waits; one of them — the leader, whoever holds the lock — takes
- * everything queued, up to {@link #maxGroup}, and writes it in one transaction with JDBC
+ * everything queued, up to {@link #maxGroup} people and {@link #maxGroupChars} characters of
+ * their text (a lone larger person still makes a group of its own), and writes it in one transaction with JDBC
  * batches, makes it survive a crash of the process (Durability), and only then answers them all.
  * A caller that arrives while a group is being written is in the next one. With one caller a
  * group is one person; with many, the price of a commit (a journal write, an fsync, a round trip
@@ -38,14 +39,23 @@ public final class GroupCommit {
   private final TransactionTemplate tx;
   private final Durability durability;
   private final int maxGroup;
+  /**
+   * A group's text, at most: what bounds one commit's transaction, its journal write and the
+   * chunk H2 then serializes — with 1 MB people a group of 256 would be a quarter of a
+   * gigabyte, and H2's serialization of a chunk of about 100 MB once ran out of heap (its writer
+   * then never recovered; H2Lifecycle.stopForGood).
+   */
+  private final long maxGroupChars;
   private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
   private final ReentrantLock leader = new ReentrantLock();
 
-  GroupCommit(PersonRepository repository, TransactionTemplate tx, Durability durability, int maxGroup) {
+  GroupCommit(PersonRepository repository, TransactionTemplate tx, Durability durability, int maxGroup,
+      long maxGroupChars) {
     this.repository = repository;
     this.tx = tx;
     this.durability = durability;
     this.maxGroup = maxGroup;
+    this.maxGroupChars = maxGroupChars;
   }
 
   /**
@@ -64,15 +74,25 @@ public final class GroupCommit {
         if (mine.done) {
           return mine.result();
         }
-        List<Pending> group = new ArrayList<>();
-        for (Pending p; group.size() < maxGroup && (p = queue.poll()) != null; ) {
-          group.add(p);
-        }
-        commit(group);
+        commit(nextGroup());
       } finally {
         leader.unlock();
       }
     }
+  }
+
+  /** What is queued, in order, up to the group's bounds (only the leader takes from the queue). */
+  private List<Pending> nextGroup() {
+    List<Pending> group = new ArrayList<>();
+    long chars = 0;
+    for (Pending p; group.size() < maxGroup && (p = queue.peek()) != null; ) {
+      if (!group.isEmpty() && chars + p.chars > maxGroupChars) {
+        break;
+      }
+      chars += p.chars;
+      group.add(queue.poll());
+    }
+    return group;
   }
 
   private void commit(List<Pending> group) {
@@ -158,6 +178,7 @@ public final class GroupCommit {
   /** One caller's registration, and its answer once the leader has written it. */
   private static final class Pending {
     final NewPerson person;
+    final long chars;
     Outcome outcome;
     Pending sameAs;
     RuntimeException failure;
@@ -165,6 +186,24 @@ public final class GroupCommit {
 
     Pending(NewPerson person) {
       this.person = person;
+      this.chars = chars(person.person());
+    }
+
+    private static long chars(PersonDto p) {
+      long n = length(p.name());
+      if (p.hobbies() != null) {
+        for (String hobby : p.hobbies()) {
+          n += length(hobby);
+        }
+      }
+      if (p.address() != null) {
+        n += length(p.address().city()) + length(p.address().zipCode());
+      }
+      return n;
+    }
+
+    private static int length(String s) {
+      return s == null ? 0 : s.length();
     }
 
     void finish() {

@@ -59,7 +59,7 @@ public class StoreConfig {
   PersonStore personStore(Store store, PersonRepository repository, TransactionTemplate tx, StoreFailures failures,
       StoreProperties properties) {
     Durability durability = store.start();
-    GroupCommit groups = new GroupCommit(repository, tx, durability, properties.groupSize());
+    GroupCommit groups = new GroupCommit(repository, tx, durability, properties.groupSize(), properties.groupChars());
     return new PersonStore(repository, tx, groups, durability, failures);
   }
 

@@ -38,7 +38,7 @@ class GroupCommitTest extends ServiceTestBase {
   @Test
   void aGroupWithRepeatsOfAStoredRequestIdAnswersEachAsIfAlone() throws Exception {
     HeldDurability durability = new HeldDurability();
-    GroupCommit groups = new GroupCommit(repository, tx, durability, 256);
+    GroupCommit groups = new GroupCommit(repository, tx, durability, 256, 4 << 20);
     String stored = UUID.randomUUID().toString();
     PersonDto earlier = groups.write(stored, HASH_STORED, person("Earlier Person")).person();
 
@@ -86,6 +86,44 @@ class GroupCommitTest extends ServiceTestBase {
     }
   }
 
+  @Test
+  void aGroupOfLargePeopleIsBoundedByItsText() throws Exception {
+    // Five people of 1 MB queue behind a held leader: without a bound on a group's text they
+    // would be written as one 5 MB transaction (and 256 of them as one of 256 MB).
+    HeldDurability durability = new HeldDurability();
+    GroupCommit groups = new GroupCommit(repository, tx, durability, 256, 2_500_000);
+    List<String> hobbies = java.util.Collections.nCopies(500, "h".repeat(2000));
+    ExecutorService callers = Executors.newCachedThreadPool();
+    try {
+      durability.holdNext();
+      Future<GroupCommit.Outcome> leader = callers.submit(() -> groups.write(null, null, person("Leader")));
+      assertThat(durability.held.await(10, TimeUnit.SECONDS)).as("the first leader is held").isTrue();
+      List<Future<GroupCommit.Outcome>> queued = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        String name = "Large " + i;
+        Thread[] self = new Thread[1];
+        CountDownLatch started = new CountDownLatch(1);
+        queued.add(callers.submit(() -> {
+          self[0] = Thread.currentThread();
+          started.countDown();
+          return groups.write(null, null, identity.assign(new PersonDto(null, name, 30, hobbies, null, null)));
+        }));
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        waitUntilWaiting(self[0]);
+      }
+      durability.release();
+
+      assertThat(leader.get(10, TimeUnit.SECONDS).earlierHash()).isNull();
+      for (Future<GroupCommit.Outcome> f : queued) {
+        assertThat(f.get(30, TimeUnit.SECONDS).earlierHash()).isNull();
+      }
+      assertThat(durability.groups).as("the leader alone, then the five in order, two at most (2 MB) per group")
+          .containsExactly(List.of("Leader"), List.of("Large 0", "Large 1"), List.of("Large 2", "Large 3"), List.of("Large 4"));
+    } finally {
+      callers.shutdownNow();
+    }
+  }
+
   private PersonDto person(String name) {
     return identity.assign(new PersonDto(null, name, 30, List.of(), null, null));
   }
@@ -102,6 +140,8 @@ class GroupCommitTest extends ServiceTestBase {
   /** Holds the next group in beforeWrite until released; records what was made durable. */
   private static final class HeldDurability implements Durability {
     final List<StoredPerson> committed = new ArrayList<>();
+    /** The names of each group made durable, in order. */
+    final List<List<String>> groups = new ArrayList<>();
     final CountDownLatch held = new CountDownLatch(1);
     private final CountDownLatch go = new CountDownLatch(1);
     private final AtomicBoolean hold = new AtomicBoolean();
@@ -129,6 +169,7 @@ class GroupCommitTest extends ServiceTestBase {
     @Override
     public synchronized void peopleCommitted(List<StoredPerson> people) {
       committed.addAll(people);
+      groups.add(people.stream().map(p -> p.person().name()).toList());
     }
 
     @Override
