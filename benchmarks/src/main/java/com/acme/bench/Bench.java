@@ -145,9 +145,30 @@ public final class Bench {
       return;
     }
     long start = System.nanoTime();
-    step.run();
+    // Some calls wait without a deadline (a deadline would add grpc-timeout to every request
+    // that scenario 2 counts): a service that stops answering must end the run, not hold it.
+    var watchdog = WATCHDOG.schedule(() -> {
+      log("rep %d: %s has not finished in %d minutes: a service stopped answering; the run stops", rep, name,
+          STEP_LIMIT_MINUTES);
+      System.exit(3);
+    }, STEP_LIMIT_MINUTES, java.util.concurrent.TimeUnit.MINUTES);
+    try {
+      step.run();
+    } finally {
+      watchdog.cancel(false);
+    }
     log("rep %d: %s (%.1f s)", rep, name, (System.nanoTime() - start) / 1e9);
   }
+
+  /** The longest a step may take: the longest takes about 4 minutes at full size on 2 cores. */
+  private static final int STEP_LIMIT_MINUTES = 20;
+
+  private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "bench-step-watchdog");
+        t.setDaemon(true);
+        return t;
+      });
 
   /** What the report must say about how its figures were made. */
   private static void describe(Results results, Plan plan, Services services, Map<String, String> personSettings)
