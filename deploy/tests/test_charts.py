@@ -73,6 +73,21 @@ def test_size_notations():
     assert kubernetes_bytes("1G") == 10**9 != docker_bytes("1g")
 
 
+# A setting given as a plain number in a values file: YAML makes it a float, which helm would
+# render as 4.194304e+06 — a value neither service can read.
+LARGE_NUMBERS = [("auth-node", "AUTH_MAX_MESSAGE_BYTES"), ("person-spring", "STORE_GROUP_CHARS")]
+
+
+@pytest.mark.parametrize("name,setting", LARGE_NUMBERS, ids=[n for n, _ in LARGE_NUMBERS])
+def test_a_large_number_in_a_values_file_is_passed_as_written(tmp_path, name, setting):
+    chart = next(c for c in CHARTS if c.name == name)
+    values = tmp_path / "values.yaml"
+    values.write_text(f"config:\n  {setting}: 4194304\n")
+    (deployment,) = by_kind(render(chart.path, values), "Deployment")
+    env = {e["name"]: e.get("value") for e in deployment["spec"]["template"]["spec"]["containers"][0]["env"]}
+    assert env[setting] == "4194304"
+
+
 # Values the charts refuse rather than run a deployment that splits or loses data.
 REFUSED = [
     ("auth-node", {"replicaCount": 2}, "replicaCount must be 1"),
