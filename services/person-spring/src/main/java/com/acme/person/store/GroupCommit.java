@@ -40,10 +40,11 @@ public final class GroupCommit {
   private final Durability durability;
   private final int maxGroup;
   /**
-   * A group's text, at most: what bounds one commit's transaction, its journal write and the
-   * chunk H2 then serializes — with 1 MB people a group of 256 would be a quarter of a
-   * gigabyte, and H2's serialization of a chunk of about 100 MB once ran out of heap (its writer
-   * then never recovered; H2Lifecycle.stopForGood).
+   * A group's text, at most (characters; its UTF-8 may take up to three bytes each): what bounds
+   * one commit's transaction and journal write, and so what one commit adds to the pages H2 has
+   * yet to write — with 1 MB people a group of 256 would be a quarter of a gigabyte, and H2's
+   * serialization of a chunk of about 100 MB once ran out of heap (its writer then never
+   * recovered; H2Lifecycle.stopForGood).
    */
   private final long maxGroupChars;
   private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
@@ -51,6 +52,11 @@ public final class GroupCommit {
 
   GroupCommit(PersonRepository repository, TransactionTemplate tx, Durability durability, int maxGroup,
       long maxGroupChars) {
+    // A bound below one would make empty groups: the leader would loop and nobody be answered.
+    if (maxGroup < 1 || maxGroupChars < 1) {
+      throw new IllegalArgumentException("STORE_GROUP_SIZE and STORE_GROUP_CHARS must be at least 1, not "
+          + maxGroup + " and " + maxGroupChars);
+    }
     this.repository = repository;
     this.tx = tx;
     this.durability = durability;

@@ -168,6 +168,10 @@ final class H2Lifecycle {
             + " writes are accepted again", kind.file(), replayed);
       }
     } catch (RuntimeException e) {
+      // Whichever thread meets it: calls also reopen, and may hold this lock before the rotation.
+      if (StoreFailures.neverClosed(e)) {
+        stopForGood(e);
+      }
       throw failures.database("reopening the database", e);
     }
   }
@@ -228,10 +232,6 @@ final class H2Lifecycle {
         durability.rotate();
       }
     } catch (RuntimeException | OutOfMemoryError e) {
-      if (failures.needsRecovery() && StoreFailures.neverClosed(e)) {
-        stopForGood(e);
-        return;
-      }
       log.warn("person store: {} failed, will try again: {}",
           failures.needsRecovery() ? "reopening the database" : "rotating the journal", e.toString());
     }
@@ -245,6 +245,11 @@ final class H2Lifecycle {
    * wait on the same H2.
    */
   private void stopForGood(Throwable e) {
+    if (rotation != null && rotation.isShutdown()) {
+      // A stop has begun (close() ends the rotation first): it ends the process itself.
+      log.warn("person store: H2 cannot be reopened ({}); the stop under way ends the process", e.toString());
+      return;
+    }
     log.error("person store: H2 cannot be reopened: the instance that closed itself after a failed write never"
         + " finished closing ({}); no call can be served until the process starts again, so it stops now"
         + " (exit {}); the next start replays the journal {}", e.toString(), EXIT_NEVER_CLOSED, journal.file());
