@@ -147,15 +147,30 @@ public final class Bench {
     long start = System.nanoTime();
     // Some calls wait without a deadline (a deadline would add grpc-timeout to every request
     // that scenario 2 counts): a service that stops answering must end the run, not hold it.
+    // The step is interrupted (a blocking call then ends CANCELLED), so the run's own cleanup
+    // still saves the services' logs and the figures; if even that does not end it, it exits.
+    Thread runner = Thread.currentThread();
+    var fired = new java.util.concurrent.atomic.AtomicBoolean();
     var watchdog = WATCHDOG.schedule(() -> {
-      log("rep %d: %s has not finished in %d minutes: a service stopped answering; the run stops", rep, name,
-          STEP_LIMIT_MINUTES);
-      System.exit(3);
+      fired.set(true);
+      log("rep %d: %s has not finished in %d minutes: a service stopped answering; the step is interrupted", rep,
+          name, STEP_LIMIT_MINUTES);
+      runner.interrupt();
+      WATCHDOG.schedule(() -> {
+        log("rep %d: %s still runs 2 minutes after its interruption; the run stops", rep, name);
+        System.exit(3);
+      }, 2, java.util.concurrent.TimeUnit.MINUTES);
     }, STEP_LIMIT_MINUTES, java.util.concurrent.TimeUnit.MINUTES);
     try {
       step.run();
+      if (fired.get()) {
+        throw new IllegalStateException(name + " was interrupted after " + STEP_LIMIT_MINUTES + " minutes");
+      }
     } finally {
       watchdog.cancel(false);
+      if (fired.get()) {
+        Thread.interrupted(); // so the cleanup's own waits (saving the logs) are not cut short
+      }
     }
     log("rep %d: %s (%.1f s)", rep, name, (System.nanoTime() - start) / 1e9);
   }
