@@ -150,33 +150,44 @@ public final class Bench {
     // The step is interrupted (a blocking call then ends CANCELLED), so the run's own cleanup
     // still saves the services' logs and the figures; if even that does not end it, it exits.
     Thread runner = Thread.currentThread();
-    var fired = new java.util.concurrent.atomic.AtomicBoolean();
+    // RUNNING until the step ends (DONE) or the watchdog fires (FIRED): whichever comes first.
+    var state = new java.util.concurrent.atomic.AtomicInteger(RUNNING);
     var watchdog = WATCHDOG.schedule(() -> {
-      fired.set(true);
+      if (!state.compareAndSet(RUNNING, FIRED)) {
+        return;
+      }
       log("rep %d: %s has not finished in %d minutes: a service stopped answering; the step is interrupted", rep,
           name, STEP_LIMIT_MINUTES);
       runner.interrupt();
       WATCHDOG.schedule(() -> {
-        log("rep %d: %s still runs 2 minutes after its interruption; the run stops", rep, name);
+        log("rep %d: %s was interrupted %d minutes ago and the run has not ended; it stops", rep, name,
+            CLEANUP_LIMIT_MINUTES);
         System.exit(3);
-      }, 2, java.util.concurrent.TimeUnit.MINUTES);
+      }, CLEANUP_LIMIT_MINUTES, java.util.concurrent.TimeUnit.MINUTES);
     }, STEP_LIMIT_MINUTES, java.util.concurrent.TimeUnit.MINUTES);
+    boolean interrupted = false;
     try {
       step.run();
-      if (fired.get()) {
-        throw new IllegalStateException(name + " was interrupted after " + STEP_LIMIT_MINUTES + " minutes");
-      }
     } finally {
       watchdog.cancel(false);
-      if (fired.get()) {
+      if (!state.compareAndSet(RUNNING, DONE)) {
+        interrupted = true;
         Thread.interrupted(); // so the cleanup's own waits (saving the logs) are not cut short
       }
+    }
+    if (interrupted) {
+      throw new IllegalStateException(name + " was interrupted after " + STEP_LIMIT_MINUTES + " minutes");
     }
     log("rep %d: %s (%.1f s)", rep, name, (System.nanoTime() - start) / 1e9);
   }
 
   /** The longest a step may take: the longest takes about 4 minutes at full size on 2 cores. */
   private static final int STEP_LIMIT_MINUTES = 20;
+  /** After an interruption, the run's cleanup (logs, figures, containers stopped) gets this long. */
+  private static final int CLEANUP_LIMIT_MINUTES = 5;
+  private static final int RUNNING = 0;
+  private static final int DONE = 1;
+  private static final int FIRED = 2;
 
   private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
       java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
