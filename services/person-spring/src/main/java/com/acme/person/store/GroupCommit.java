@@ -52,11 +52,6 @@ public final class GroupCommit {
 
   GroupCommit(PersonRepository repository, TransactionTemplate tx, Durability durability, int maxGroup,
       long maxGroupChars) {
-    // A bound below one would make empty groups: the leader would loop and nobody be answered.
-    if (maxGroup < 1 || maxGroupChars < 1) {
-      throw new IllegalArgumentException("STORE_GROUP_SIZE and STORE_GROUP_CHARS must be at least 1, not "
-          + maxGroup + " and " + maxGroupChars);
-    }
     this.repository = repository;
     this.tx = tx;
     this.durability = durability;

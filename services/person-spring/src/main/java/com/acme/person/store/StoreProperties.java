@@ -18,4 +18,14 @@ public record StoreProperties(
     @DefaultValue("false") boolean fsync,
     @DefaultValue("256") int groupSize,
     @DefaultValue("4194304") long groupChars,
-    @DefaultValue("65536") int cacheSize) {}
+    @DefaultValue("65536") int cacheSize) {
+
+  public StoreProperties {
+    // Checked when the settings are read, before the store starts: a bound below one would make
+    // empty groups, and the leader would loop without answering anyone.
+    if (groupSize < 1 || groupChars < 1) {
+      throw new IllegalArgumentException("STORE_GROUP_SIZE and STORE_GROUP_CHARS must be at least 1, not "
+          + groupSize + " and " + groupChars);
+    }
+  }
+}
