@@ -13,7 +13,6 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntConsumer;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,8 +45,6 @@ final class H2Lifecycle {
   private final IdentityAssigner identity;
   private final StoreFailures failures;
   private final boolean fsync;
-  /** Ends the process when H2 can never be reopened in it (Runtime.halt outside tests). */
-  private final IntConsumer halt;
   /** The largest person number in the store, found by its start-up scan. */
   private long largestSeq;
   private Journal journal;
@@ -57,12 +54,6 @@ final class H2Lifecycle {
 
   H2Lifecycle(DataSource dataSource, JdbcTemplate jdbc, StoreKind kind, NameIndex index, Sequencer sequencer,
       IdentityAssigner identity, StoreFailures failures, boolean fsync) {
-    this(dataSource, jdbc, kind, index, sequencer, identity, failures, fsync, Runtime.getRuntime()::halt);
-  }
-
-  H2Lifecycle(DataSource dataSource, JdbcTemplate jdbc, StoreKind kind, NameIndex index, Sequencer sequencer,
-      IdentityAssigner identity, StoreFailures failures, boolean fsync, IntConsumer halt) {
-    this.halt = halt;
     this.dataSource = dataSource;
     this.jdbc = jdbc;
     this.kind = kind;
@@ -253,7 +244,7 @@ final class H2Lifecycle {
     log.error("person store: H2 cannot be reopened: the instance that closed itself after a failed write never"
         + " finished closing ({}); no call can be served until the process starts again, so it stops now"
         + " (exit {}); the next start replays the journal {}", e.toString(), EXIT_NEVER_CLOSED, journal.file());
-    halt.accept(EXIT_NEVER_CLOSED);
+    Runtime.getRuntime().halt(EXIT_NEVER_CLOSED);
   }
 
   private void rebuildUniqueIndexes(String why) {
