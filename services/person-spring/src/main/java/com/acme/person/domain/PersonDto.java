@@ -18,4 +18,20 @@ public record PersonDto(
   public PersonDto stored(String newId, Instant storedAt) {
     return new PersonDto(newId, name, age, hobbies, address, storedAt);
   }
+
+  /** How many characters of text this person carries (name, hobbies, address): what it weighs. */
+  public long chars() {
+    long n = length(name);
+    for (String hobby : hobbies) {
+      n += length(hobby);
+    }
+    if (address != null) {
+      n += length(address.city()) + length(address.zipCode());
+    }
+    return n;
+  }
+
+  private static int length(String s) {
+    return s == null ? 0 : s.length();
+  }
 }

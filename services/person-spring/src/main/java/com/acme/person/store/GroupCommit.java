@@ -187,24 +187,7 @@ public final class GroupCommit {
 
     Pending(NewPerson person) {
       this.person = person;
-      this.chars = chars(person.person());
-    }
-
-    private static long chars(PersonDto p) {
-      long n = length(p.name());
-      if (p.hobbies() != null) {
-        for (String hobby : p.hobbies()) {
-          n += length(hobby);
-        }
-      }
-      if (p.address() != null) {
-        n += length(p.address().city()) + length(p.address().zipCode());
-      }
-      return n;
-    }
-
-    private static int length(String s) {
-      return s == null ? 0 : s.length();
+      this.chars = person.person().chars();
     }
 
     void finish() {

@@ -35,10 +35,19 @@ final class JournalCodec {
    * costs about their size again, not a copy per step.
    */
   static ByteBuffer records(List<StoredPerson> people) {
-    Bytes all = new Bytes(people.size() * 160);
+    // Sized from the people's text (exact for ASCII) so that a group of large people is not
+    // copied again at each doubling of the buffers.
+    int largest = 0;
+    long total = 0;
+    for (StoredPerson p : people) {
+      int size = estimatedSize(p);
+      largest = Math.max(largest, size);
+      total += HEADER + size;
+    }
+    Bytes all = new Bytes((int) Math.min(total, Integer.MAX_VALUE - 8));
     try {
       DataOutputStream out = new DataOutputStream(all);
-      Bytes one = new Bytes(160);
+      Bytes one = new Bytes(largest);
       for (StoredPerson p : people) {
         one.reset();
         payload(new DataOutputStream(one), p);
@@ -53,6 +62,12 @@ final class JournalCodec {
       throw new UncheckedIOException(e);
     }
     return ByteBuffer.wrap(all.buffer(), 0, all.size());
+  }
+
+  /** A record's payload size when its text is ASCII: its fixed fields, text and lengths. */
+  static int estimatedSize(StoredPerson s) {
+    PersonDto p = s.person();
+    return (int) Math.min(160 + p.chars() + 4L * p.hobbies().size(), MAX_PAYLOAD);
   }
 
   /** A ByteArrayOutputStream whose bytes are read in place. */
