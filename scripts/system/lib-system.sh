@@ -45,6 +45,11 @@ SYSTEM_PORTS=(AUTH_PORT AUTH_REST_PORT AUTH_METRICS_PORT PERSON_PORT PERSON_REST
 # system_own_ports [NAME…] — also a port for each named variable, chosen with the system's.
 system_own_ports() { export_free_ports "${SYSTEM_PORTS[@]}" "$@"; }
 ADMIN_USERNAME=admin
+# The services' containers are restarted when their process ends with a failure: person-spring
+# ends itself (status 70) when its embedded store cannot be reopened and replays its journal on
+# the next start; the kernel's OOM killer ends either. Docker's back-off spaces the restarts; a
+# container stopped or killed by hand (make down, docker kill) stays down.
+SERVICE_RESTART=(--restart on-failure)
 # How long make up waits for each part to answer before it gives up and says which.
 SYSTEM_START_SECONDS="${SYSTEM_START_SECONDS:-300}"
 # How long make demo waits for its traced call's spans to reach Zipkin: each service sends

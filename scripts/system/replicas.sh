@@ -24,7 +24,7 @@ docker run -d --name "$SYSTEM_NAME-balancer" --network "$SYSTEM_NAME" \
 
 for ((i = 1; i <= SCALE; i++)); do
   docker run -d --name "$SYSTEM_NAME-auth-$i" --network "$SYSTEM_NAME" --network-alias "$(replica_alias auth "$i")" \
-    --memory "$AUTH_NODE_MEMORY" "${auth_db[@]}" \
+    --memory "$AUTH_NODE_MEMORY" "${SERVICE_RESTART[@]}" "${auth_db[@]}" \
     -e AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" -e AUTH_ADMIN_PASSWORD="$password" -e AUTH_CORS_ALLOWED_ORIGINS="$allowed_origins" \
     -e AUTH_MAX_CONNECTION_AGE_SECONDS="$REPLICA_MAX_CONNECTION_AGE_SECONDS" \
     -e AUTH_MAX_CONNECTION_AGE_GRACE_SECONDS="$REPLICA_CONNECTION_AGE_GRACE_SECONDS" \
@@ -34,7 +34,7 @@ for ((i = 1; i <= SCALE; i++)); do
 done
 for ((i = 1; i <= SCALE; i++)); do
   docker run -d --name "$SYSTEM_NAME-person-$i" --network "$SYSTEM_NAME" --network-alias "$(replica_alias person "$i")" \
-    --memory "$PERSON_SPRING_MEMORY" -e SPRING_PROFILES_ACTIVE=postgres "${person_db[@]}" \
+    --memory "$PERSON_SPRING_MEMORY" "${SERVICE_RESTART[@]}" -e SPRING_PROFILES_ACTIVE=postgres "${person_db[@]}" \
     -e SPRING_GRPC_SERVER_KEEPALIVE_CONNECTION_MAXAGE="${REPLICA_MAX_CONNECTION_AGE_SECONDS}s" \
     -e SPRING_GRPC_SERVER_KEEPALIVE_CONNECTION_GRACEPERIOD="${REPLICA_CONNECTION_AGE_GRACE_SECONDS}s" \
     "${person_tracing[@]}" $(for s in ${SYSTEM_PERSON_ENV:-}; do echo "-e $s"; done) "$PERSON_SPRING_IMAGE" >/dev/null

@@ -70,13 +70,13 @@ case "$runtime" in
     fi
     if ((SCALE == 1)); then
       docker run -d --name "$SYSTEM_NAME-auth" --network "$SYSTEM_NAME" --network-alias auth-node \
-        --memory "$AUTH_NODE_MEMORY" -v "$SYSTEM_DIR/auth-data:/data" \
+        --memory "$AUTH_NODE_MEMORY" "${SERVICE_RESTART[@]}" -v "$SYSTEM_DIR/auth-data:/data" \
         -p "127.0.0.1:$AUTH_PORT:50051" -p "127.0.0.1:$AUTH_REST_PORT:8081" -p "127.0.0.1:$AUTH_METRICS_PORT:9464" \
         -e AUTH_ADMIN_USERNAME="$ADMIN_USERNAME" -e AUTH_ADMIN_PASSWORD="$password" -e AUTH_CORS_ALLOWED_ORIGINS="$allowed_origins" \
         "${auth_tracing[@]}" $(for s in ${SYSTEM_AUTH_ENV:-}; do echo "-e $s"; done) "$AUTH_NODE_IMAGE" >/dev/null
       # AUTH_ADDRESS is the image's default: auth-node:50051, the alias above.
       docker run -d --name "$SYSTEM_NAME-person" --network "$SYSTEM_NAME" --network-alias person-spring \
-        --memory "$PERSON_SPRING_MEMORY" -v "$SYSTEM_DIR/person-data:/data" \
+        --memory "$PERSON_SPRING_MEMORY" "${SERVICE_RESTART[@]}" -v "$SYSTEM_DIR/person-data:/data" \
         -p "127.0.0.1:$PERSON_PORT:9090" -p "127.0.0.1:$PERSON_REST_PORT:8080" \
         "${person_tracing[@]}" $(for s in ${SYSTEM_PERSON_ENV:-}; do echo "-e $s"; done) "$PERSON_SPRING_IMAGE" >/dev/null
     else

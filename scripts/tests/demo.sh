@@ -20,6 +20,13 @@ python3 "$ROOT/scripts/tests/demo-trace.py" "$SYSTEM_DIR/demo.log"
 log "the dashboard names only metrics the running services export"
 python3 "$ROOT/deploy/grafana/check_dashboard.py" "$ROOT/deploy/grafana/acme-services.json" \
   auth_job="http://127.0.0.1:$AUTH_METRICS_PORT/metrics" person_job="http://127.0.0.1:$PERSON_REST_PORT/actuator/prometheus"
+if [[ "$(system_runtime)" == docker ]]; then
+  log "the services' containers are restarted when their process fails (person-spring's exit 70, an OOM kill)"
+  for part in auth person; do
+    policy="$(docker inspect -f '{{.HostConfig.RestartPolicy.Name}}' "$SYSTEM_NAME-$part")"
+    [[ "$policy" == on-failure ]] || die "$SYSTEM_NAME-$part restarts '$policy', not on-failure"
+  done
+fi
 "$ROOT/scripts/system/down.sh"
 "$ROOT/scripts/system/up.sh" >/dev/null
 
