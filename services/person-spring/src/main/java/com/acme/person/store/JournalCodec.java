@@ -35,8 +35,8 @@ final class JournalCodec {
    * costs about their size again, not a copy per step.
    */
   static ByteBuffer records(List<StoredPerson> people) {
-    // Sized from the people's text (exact for ASCII) so that a group of large people is not
-    // copied again at each doubling of the buffers.
+    // Sized from the people's text (at least the payload when it is ASCII) so that a group of
+    // large people is not copied again at each doubling of the buffers.
     int largest = 0;
     long total = 0;
     for (StoredPerson p : people) {
@@ -64,7 +64,7 @@ final class JournalCodec {
     return ByteBuffer.wrap(all.buffer(), 0, all.size());
   }
 
-  /** A record's payload size when its text is ASCII: its fixed fields, text and lengths. */
+  /** At least a record's payload size when its text is ASCII: fixed fields, text, lengths. */
   static int estimatedSize(StoredPerson s) {
     PersonDto p = s.person();
     return (int) Math.min(160 + p.chars() + 4L * p.hobbies().size(), MAX_PAYLOAD);

@@ -40,6 +40,7 @@ public final class RegisterMillionPeople {
     // The database: H2 on disk by default (not in memory: its rows would share the heap), or
     // whatever DB_URL/DB_USER/DB_PASSWORD and SPRING_PROFILES_ACTIVE say.
     String db = System.getenv().getOrDefault("DB_URL", "jdbc:h2:file:" + dir.resolve("person"));
+    PersonSpringApplication.useH2Settings();
     ConfigurableApplicationContext app = SpringApplication.run(PersonSpringApplication.class,
         "--spring.grpc.server.port=0",
         "--server.port=0",
