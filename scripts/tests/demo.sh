@@ -22,9 +22,9 @@ python3 "$ROOT/deploy/grafana/check_dashboard.py" "$ROOT/deploy/grafana/acme-ser
   auth_job="http://127.0.0.1:$AUTH_METRICS_PORT/metrics" person_job="http://127.0.0.1:$PERSON_REST_PORT/actuator/prometheus"
 if [[ "$(system_runtime)" == docker ]]; then
   log "the services' containers are restarted when their process fails (person-spring's exit 70, an OOM kill)"
-  for part in auth person; do
-    policy="$(docker inspect -f '{{.HostConfig.RestartPolicy.Name}}' "$SYSTEM_NAME-$part")"
-    [[ "$policy" == on-failure ]] || die "$SYSTEM_NAME-$part restarts '$policy', not on-failure"
+  for container in $(replicas auth) $(replicas person); do
+    policy="$(docker inspect -f '{{.HostConfig.RestartPolicy.Name}}' "$container")"
+    [[ "$policy" == on-failure ]] || die "$container restarts '$policy', not on-failure"
   done
 fi
 "$ROOT/scripts/system/down.sh"
