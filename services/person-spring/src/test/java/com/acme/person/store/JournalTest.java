@@ -70,6 +70,43 @@ class JournalTest {
   }
 
   @Test
+  void noWriteTakesADirectBufferLargerThanOneSlice(@TempDir Path dir) throws Exception {
+    // The JDK copies a heap buffer into a direct one of the write's size and keeps it for the
+    // thread (this test's JVM caches any size), so in a fresh thread the direct memory an append
+    // leaves behind is the largest single write it made. Unsliced, it would be the group's size.
+    String hobby = "y".repeat(2000);
+    List<String> hobbies = java.util.Collections.nCopies(300, hobby);
+    Instant created = Instant.now().truncatedTo(ChronoUnit.MICROS);
+    ByteBuffer records = JournalCodec.records(List.of(
+        new StoredPerson(1, new PersonDto(UUID.randomUUID().toString(), "large", 40, hobbies, null, created), null, null),
+        new StoredPerson(2, new PersonDto(UUID.randomUUID().toString(), "large", 41, hobbies, null, created), null, null)));
+    assertThat(records.hasArray()).as("a heap buffer, as the group commit hands over").isTrue();
+    int bytes = records.remaining();
+    assertThat(bytes).isGreaterThan(4 * Journal.MAX_WRITE_BYTES);
+    java.lang.management.BufferPoolMXBean direct =
+        java.lang.management.ManagementFactory.getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class).stream()
+            .filter(pool -> pool.getName().equals("direct"))
+            .findFirst()
+            .orElseThrow();
+    long[] grew = new long[1];
+    Throwable[] failed = new Throwable[1];
+    Thread writer = new Thread(() -> {
+      try (Journal journal = new Journal(dir.resolve("person.journal"))) {
+        long before = direct.getMemoryUsed();
+        journal.append(records, false);
+        grew[0] = direct.getMemoryUsed() - before;
+      } catch (Throwable e) {
+        failed[0] = e;
+      }
+    });
+    writer.start();
+    writer.join();
+    assertThat(failed[0]).isNull();
+    assertThat(Files.size(dir.resolve("person.journal"))).isEqualTo(bytes);
+    assertThat(grew[0]).as("direct memory the append left cached").isPositive().isLessThanOrEqualTo(Journal.MAX_WRITE_BYTES);
+  }
+
+  @Test
   void aRecordCutShortAtTheEndIsLeftOut(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("person.journal");
     ByteBuffer records = JournalCodec.records(List.of(person(1, null), person(2, null)));
