@@ -45,6 +45,8 @@ final class H2Lifecycle {
   private final IdentityAssigner identity;
   private final StoreFailures failures;
   private final boolean fsync;
+  /** Ends the process with a status and no shutdown hooks: Runtime.halt, but in the tests. */
+  private final java.util.function.IntConsumer halt;
   /** The largest person number in the store, found by its start-up scan. */
   private long largestSeq;
   private Journal journal;
@@ -54,6 +56,11 @@ final class H2Lifecycle {
 
   H2Lifecycle(DataSource dataSource, JdbcTemplate jdbc, StoreKind kind, NameIndex index, Sequencer sequencer,
       IdentityAssigner identity, StoreFailures failures, boolean fsync) {
+    this(dataSource, jdbc, kind, index, sequencer, identity, failures, fsync, Runtime.getRuntime()::halt);
+  }
+
+  H2Lifecycle(DataSource dataSource, JdbcTemplate jdbc, StoreKind kind, NameIndex index, Sequencer sequencer,
+      IdentityAssigner identity, StoreFailures failures, boolean fsync, java.util.function.IntConsumer halt) {
     this.dataSource = dataSource;
     this.jdbc = jdbc;
     this.kind = kind;
@@ -62,6 +69,7 @@ final class H2Lifecycle {
     this.identity = identity;
     this.failures = failures;
     this.fsync = fsync;
+    this.halt = halt;
   }
 
   /** Replays, checks and indexes the store; returns what makes its commits durable. */
@@ -244,7 +252,7 @@ final class H2Lifecycle {
     log.error("person store: H2 cannot be reopened: the instance that closed itself after a failed write never"
         + " finished closing ({}); no call can be served until the process starts again, so it stops now"
         + " (exit {}); the next start replays the journal {}", e.toString(), EXIT_NEVER_CLOSED, journal.file());
-    Runtime.getRuntime().halt(EXIT_NEVER_CLOSED);
+    halt.accept(EXIT_NEVER_CLOSED);
   }
 
   private void rebuildUniqueIndexes(String why) {

@@ -1,0 +1,158 @@
+package com.acme.person.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.h2.jdbcx.JdbcDataSource;
+import org.h2.message.DbException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * When H2 closed itself and its old instance never finishes closing, no reopening in this process
+ * can succeed: the store ends the process (exit 70) so that a restart replays the journal — unless
+ * a stop is already under way, which ends the process itself. The reopening is made to meet H2's
+ * own refusal ("Waited for database closing longer than 1 minute") without waiting the minute.
+ */
+class H2LifecycleStopTest {
+
+  @Test
+  void aReopeningThatCanNeverSucceedEndsTheProcessWithStatus70(@TempDir Path dir) {
+    Store store = new Store(dir);
+    store.lifecycle.start();
+    store.h2ClosedAndNeverFinishes();
+
+    assertThatThrownBy(store.lifecycle::recover).isInstanceOf(RuntimeException.class);
+
+    // The journal's rotation may have tried (and halted) first: every attempt ends the process.
+    assertThat(store.halts).isNotEmpty().containsOnly(H2Lifecycle.EXIT_NEVER_CLOSED);
+    store.lifecycle.close();
+  }
+
+  @Test
+  void aReopeningThatFailsOtherwiseIsTriedAgainLater(@TempDir Path dir) {
+    Store store = new Store(dir);
+    store.lifecycle.start();
+    store.failures.database("storing a person", closed());
+    store.source.refusal = DbException.get(org.h2.api.ErrorCode.DATABASE_ALREADY_OPEN_1, "/data/person.mv.db")
+        .getSQLException(); // another process holding the file: a later attempt can get past it
+
+    assertThatThrownBy(store.lifecycle::recover).isInstanceOf(RuntimeException.class);
+
+    assertThat(store.halts).isEmpty();
+    assertThat(store.failures.needsRecovery()).isTrue();
+    store.lifecycle.close();
+  }
+
+  @Test
+  void aStopUnderWayIsLeftToEndTheProcess(@TempDir Path dir) {
+    Store store = new Store(dir);
+    store.lifecycle.start();
+    store.h2ClosedAndNeverFinishes();
+    assertThat(store.lifecycle.close()).as("a stop while H2 is closed leaves the journal to the next start").isFalse();
+    // Before the stop began, the journal's rotation may have tried once (and rightly halted).
+    int before = store.halts.size();
+
+    assertThatThrownBy(store.lifecycle::recover).isInstanceOf(RuntimeException.class);
+
+    assertThat(store.halts).hasSize(before);
+  }
+
+  /** What H2 raises when a write finds the database closed after its store failed. */
+  private static RuntimeException closed() {
+    return new org.springframework.jdbc.UncategorizedSQLException("commit", "COMMIT",
+        DbException.get(org.h2.api.ErrorCode.DATABASE_IS_CLOSED).getSQLException());
+  }
+
+  /** An embedded store on its own file, its exits recorded rather than taken. */
+  private static final class Store {
+    final RefusingDataSource source;
+    final StoreFailures failures;
+    final H2Lifecycle lifecycle;
+    final List<Integer> halts = new ArrayList<>();
+
+    Store(Path dir) {
+      JdbcDataSource h2 = new JdbcDataSource();
+      h2.setURL("jdbc:h2:file:" + dir.resolve("person"));
+      Flyway.configure().dataSource(h2)
+          .locations("classpath:db/migration/common", "classpath:db/migration/h2")
+          .load()
+          .migrate();
+      source = new RefusingDataSource(h2);
+      JdbcTemplate jdbc = new JdbcTemplate(source);
+      IdentityAssigner identity = new IdentityAssigner(Clock.systemUTC());
+      NameIndex index = new NameIndex();
+      failures = new StoreFailures(dir);
+      lifecycle = new H2Lifecycle(source, jdbc, StoreKind.of(h2.getURL()), index, new Sequencer(identity, index),
+          identity, failures, false, halts::add);
+    }
+
+    /** H2 closed itself on a failed write, and its old instance never finishes closing. */
+    void h2ClosedAndNeverFinishes() {
+      failures.database("storing a person", closed());
+      assertThat(failures.needsRecovery()).isTrue();
+      source.refusal = DbException.get(org.h2.api.ErrorCode.DATABASE_ALREADY_OPEN_1,
+          "Waited for database closing longer than 1 minute").getSQLException();
+    }
+  }
+
+  /** H2's data source, refusing every new connection as H2 does once refusal is set. */
+  private static final class RefusingDataSource implements DataSource {
+    private final DataSource h2;
+    volatile SQLException refusal;
+
+    RefusingDataSource(DataSource h2) {
+      this.h2 = h2;
+    }
+
+    @Override public Connection getConnection() throws SQLException {
+      if (refusal != null) {
+        throw refusal;
+      }
+      return h2.getConnection();
+    }
+
+    @Override public Connection getConnection(String user, String password) throws SQLException {
+      return getConnection();
+    }
+
+    @Override public PrintWriter getLogWriter() throws SQLException {
+      return h2.getLogWriter();
+    }
+
+    @Override public void setLogWriter(PrintWriter out) throws SQLException {
+      h2.setLogWriter(out);
+    }
+
+    @Override public void setLoginTimeout(int seconds) throws SQLException {
+      h2.setLoginTimeout(seconds);
+    }
+
+    @Override public int getLoginTimeout() throws SQLException {
+      return h2.getLoginTimeout();
+    }
+
+    @Override public Logger getParentLogger() {
+      return Logger.getLogger("h2");
+    }
+
+    @Override public <T> T unwrap(Class<T> type) throws SQLException {
+      return h2.unwrap(type);
+    }
+
+    @Override public boolean isWrapperFor(Class<?> type) throws SQLException {
+      return h2.isWrapperFor(type);
+    }
+  }
+}
