@@ -45,7 +45,7 @@ final class H2Lifecycle {
   private final IdentityAssigner identity;
   private final StoreFailures failures;
   private final boolean fsync;
-  /** Ends the process with a status and no shutdown hooks: Runtime.halt, but in the tests. */
+  /** Ends the process with a status and no shutdown hooks: Runtime::halt (the tests record it). */
   private final java.util.function.IntConsumer halt;
   /** The largest person number in the store, found by its start-up scan. */
   private long largestSeq;
@@ -53,11 +53,6 @@ final class H2Lifecycle {
   private H2Durability durability;
   private ScheduledExecutorService rotation;
   private CleanStop cleanStop;
-
-  H2Lifecycle(DataSource dataSource, JdbcTemplate jdbc, StoreKind kind, NameIndex index, Sequencer sequencer,
-      IdentityAssigner identity, StoreFailures failures, boolean fsync) {
-    this(dataSource, jdbc, kind, index, sequencer, identity, failures, fsync, Runtime.getRuntime()::halt);
-  }
 
   H2Lifecycle(DataSource dataSource, JdbcTemplate jdbc, StoreKind kind, NameIndex index, Sequencer sequencer,
       IdentityAssigner identity, StoreFailures failures, boolean fsync, java.util.function.IntConsumer halt) {

@@ -103,7 +103,8 @@ public class StoreConfig {
     /** Readies the store (the embedded one replays its journal, checks and indexes its file). */
     Durability start() {
       if (kind.h2()) {
-        h2 = new H2Lifecycle(dataSource, jdbc, kind, index, sequencer, identity, failures, properties.fsync());
+        h2 = new H2Lifecycle(dataSource, jdbc, kind, index, sequencer, identity, failures, properties.fsync(),
+            Runtime.getRuntime()::halt);
         return h2.start();
       }
       java.sql.Timestamp newest = jdbc.queryForObject("SELECT MAX(created_at) FROM person", java.sql.Timestamp.class);
