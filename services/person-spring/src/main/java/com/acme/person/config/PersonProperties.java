@@ -63,7 +63,9 @@ public record PersonProperties(
    *     bytes, over all calls (grpc/RequestBudget); a call beyond it waits, its message unread
    *     and held at the sender by HTTP/2 flow control. At least messageSize
    * @param requestArrivalTime how long a call that may read its request has for it to come;
-   *     then DEADLINE_EXCEEDED, and its share of requestsInMemory is free
+   *     then DEADLINE_EXCEEDED, and its share of requestsInMemory is free. The same for a REST
+   *     body once its request is let in: then the unread part of its share of
+   *     restBodiesInMemory is free, and reading more gets 408 DEADLINE_EXCEEDED
    * @param restBodiesInMemory the REST request bodies being read or served, in bytes, over all
    *     requests (rest/RestBodyFilter); a request beyond it waits, its body unread and held at
    *     the sender by TCP flow control. At least restBodySize

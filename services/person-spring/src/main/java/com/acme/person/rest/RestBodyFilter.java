@@ -14,6 +14,10 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.http.InvalidMediaTypeException;
@@ -32,7 +36,12 @@ import org.springframework.web.filter.OncePerRequestFilter;
  *       at once when Content-Length says so, and while reading when it is chunked;
  *   <li>the bodies being read or served over all requests stay within
  *       person.limits.rest-bodies-in-memory: a request holds its Content-Length (the body
- *       limit when chunked) until it is answered, and one beyond it waits, its body unread.
+ *       limit when chunked) until it is answered, and one beyond it waits, its body unread;
+ *   <li>a request let in has person.limits.request-arrival-time for its body to come, as a gRPC
+ *       request message has: then the part of its share it has not read is free, and any
+ *       further read fails (408 DEADLINE_EXCEEDED). A client that trickles a byte now and then
+ *       cannot hold the budget: Tomcat's own read timeout only ends a read that waits 60 s for
+ *       a byte.
  * </ul>
  */
 @Component
@@ -48,6 +57,9 @@ public class RestBodyFilter extends OncePerRequestFilter {
   private final Semaphore inMemory;
   private final AtomicLong held = new AtomicLong();
   private final AtomicLong peak = new AtomicLong();
+  private final Duration arrival;
+  /** Frees the unread shares of bodies whose time is up; one thread for every request. */
+  private final ScheduledThreadPoolExecutor deadlines;
 
   public RestBodyFilter(PersonProperties properties, RestErrors errors, MeterRegistry registry) {
     this.limit = properties.limits().restBodySize().toBytes();
@@ -58,6 +70,13 @@ public class RestBodyFilter extends OncePerRequestFilter {
           + " bytes) must hold at least one body of person.limits.rest-body-size (" + limit + " bytes), and at most 2 GB");
     }
     this.inMemory = new Semaphore((int) capacity, true);
+    this.arrival = properties.limits().requestArrivalTime();
+    this.deadlines = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "rest-body-arrival");
+      t.setDaemon(true);
+      return t;
+    });
+    deadlines.setRemoveOnCancelPolicy(true); // a body that came in time leaves nothing queued
     Gauge.builder(HELD, held, AtomicLong::get).baseUnit("bytes")
         .description("REST request bodies being read or served").register(registry);
     Gauge.builder(PEAK, peak, AtomicLong::get).baseUnit("bytes")
@@ -90,16 +109,86 @@ public class RestBodyFilter extends OncePerRequestFilter {
       return;
     }
     peak.accumulateAndGet(held.addAndGet(bytes), Math::max);
+    Share share = new Share(bytes, length);
+    share.deadline = deadlines.schedule(share::timeIsUp, arrival.toNanos(), TimeUnit.NANOSECONDS);
     try {
-      chain.doFilter(new LimitedBody(request, limit), response);
+      chain.doFilter(new LimitedBody(request, share), response);
     } finally {
-      held.addAndGet(-bytes);
-      inMemory.release(bytes);
+      share.end();
     }
+  }
+
+  @Override
+  public void destroy() {
+    deadlines.shutdownNow();
   }
 
   String tooLarge() {
     return "the body is larger than " + limit + " bytes";
+  }
+
+  String tooSlow() {
+    return "the body did not come within " + arrival.toMillis() + " ms";
+  }
+
+  private void giveBack(long bytes) {
+    held.addAndGet(-bytes);
+    inMemory.release((int) bytes);
+  }
+
+  /**
+   * One request's share of the budget and what it has read of its body. Read on the request's
+   * thread, its time up on the deadline thread: both under its lock.
+   */
+  private final class Share {
+    /** Permits held: the Content-Length (the body limit when chunked), the bytes read once time is up. */
+    private long held;
+    /** The Content-Length, or -1 when chunked. */
+    private final long length;
+    private long read;
+    private boolean whole;
+    private boolean late;
+    ScheduledFuture<?> deadline;
+
+    Share(long held, long length) {
+      this.held = held;
+      this.length = length;
+    }
+
+    synchronized void counted(int n) throws IOException {
+      if (late) {
+        throw new BodyTooSlowException();
+      }
+      read += n;
+      if (read > limit) {
+        throw new BodyTooLargeException();
+      }
+      if (read == length) {
+        arrived();
+      }
+    }
+
+    /** The end of the body was read: its time no longer runs. */
+    synchronized void arrived() {
+      whole = true;
+      deadline.cancel(false);
+    }
+
+    synchronized void timeIsUp() {
+      if (whole || held == 0) {
+        return;
+      }
+      late = true;
+      long unread = held - Math.min(read, held);
+      held -= unread;
+      giveBack(unread);
+    }
+
+    synchronized void end() {
+      deadline.cancel(false);
+      giveBack(held);
+      held = 0;
+    }
   }
 
   private static boolean hasBody(HttpServletRequest request) {
@@ -128,20 +217,27 @@ public class RestBodyFilter extends OncePerRequestFilter {
     }
   }
 
-  /** The request with a body that throws BodyTooLargeException past the limit. */
+  /** Reading the body after its time was up. */
+  static final class BodyTooSlowException extends IOException {
+    BodyTooSlowException() {
+      super("request body did not come in time", null);
+    }
+  }
+
+  /** The request with a body counted against its share: too large or too late, it throws. */
   private static final class LimitedBody extends HttpServletRequestWrapper {
-    private final long limit;
+    private final Share share;
     private ServletInputStream stream;
 
-    LimitedBody(HttpServletRequest request, long limit) {
+    LimitedBody(HttpServletRequest request, Share share) {
       super(request);
-      this.limit = limit;
+      this.share = share;
     }
 
     @Override
     public ServletInputStream getInputStream() throws IOException {
       if (stream == null) {
-        stream = new Counting(super.getInputStream(), limit);
+        stream = new Counting(super.getInputStream(), share);
       }
       return stream;
     }
@@ -149,19 +245,20 @@ public class RestBodyFilter extends OncePerRequestFilter {
 
   private static final class Counting extends ServletInputStream {
     private final ServletInputStream in;
-    private final long limit;
-    private long read;
+    private final Share share;
 
-    Counting(ServletInputStream in, long limit) {
+    Counting(ServletInputStream in, Share share) {
       this.in = in;
-      this.limit = limit;
+      this.share = share;
     }
 
     @Override
     public int read() throws IOException {
       int b = in.read();
       if (b >= 0) {
-        count(1);
+        share.counted(1);
+      } else {
+        share.arrived();
       }
       return b;
     }
@@ -170,16 +267,11 @@ public class RestBodyFilter extends OncePerRequestFilter {
     public int read(byte[] buffer, int offset, int length) throws IOException {
       int n = in.read(buffer, offset, length);
       if (n > 0) {
-        count(n);
+        share.counted(n);
+      } else if (n < 0) {
+        share.arrived();
       }
       return n;
-    }
-
-    private void count(int n) throws BodyTooLargeException {
-      read += n;
-      if (read > limit) {
-        throw new BodyTooLargeException();
-      }
     }
 
     @Override

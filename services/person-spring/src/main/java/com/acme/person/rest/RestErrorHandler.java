@@ -28,6 +28,9 @@ public class RestErrorHandler {
       if (cause instanceof RestBodyFilter.BodyTooLargeException) {
         return error(413, Code.RESOURCE_EXHAUSTED, body.tooLarge());
       }
+      if (cause instanceof RestBodyFilter.BodyTooSlowException) {
+        return error(408, Code.DEADLINE_EXCEEDED, body.tooSlow());
+      }
     }
     // Where in the body, never Jackson's own message: it names classes of this service.
     String at = jsonPath(e);
