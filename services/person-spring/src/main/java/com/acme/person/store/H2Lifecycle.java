@@ -53,6 +53,9 @@ final class H2Lifecycle {
   private H2Durability durability;
   private ScheduledExecutorService rotation;
   private CleanStop cleanStop;
+  /** The last reopening's failure (as H2 raised it), and when a call may try again (System.nanoTime): guarded by this. */
+  private RuntimeException lastFailure;
+  private long retryAt;
 
   H2Lifecycle(DataSource dataSource, JdbcTemplate jdbc, StoreKind kind, NameIndex index, Sequencer sequencer,
       IdentityAssigner identity, StoreFailures failures, boolean fsync, java.util.function.IntConsumer halt) {
@@ -141,11 +144,25 @@ final class H2Lifecycle {
   }
 
   /**
-   * After H2 closed itself on a failed write: opens it again from its file, puts back what the
-   * journal holds, and lets the store be used again. Until that succeeds every call is refused.
+   * After H2 closed itself on a failed write, from a call: reopens the store (recoverNow), unless
+   * an attempt failed less than a rotation ago; then the call gets that attempt's failure and the
+   * rotation tries again. While a disk stays full, every write waited for an attempt of its own
+   * (a rebuild of the unique indexes, seconds at a million people), one after the other.
    */
   synchronized void recover() {
+    if (failures.needsRecovery() && lastFailure != null && System.nanoTime() - retryAt < 0) {
+      throw failures.database("reopening the database", lastFailure); // its meaning, made anew
+    }
+    recoverNow();
+  }
+
+  /**
+   * Opens H2 again from its file, puts back what the journal holds, and lets the store be used
+   * again. Until that succeeds every call is refused.
+   */
+  private synchronized void recoverNow() {
     if (!failures.needsRecovery()) {
+      lastFailure = null;
       return;
     }
     if (dataSource instanceof HikariDataSource hikari && hikari.getHikariPoolMXBean() != null) {
@@ -158,6 +175,7 @@ final class H2Lifecycle {
         int replayed = replay();
         durability.recovered();
         failures.recovered();
+        lastFailure = null;
         log.warn("person store: reopened {} after a failed write and replayed {} people from the journal;"
             + " writes are accepted again", kind.file(), replayed);
       }
@@ -166,6 +184,8 @@ final class H2Lifecycle {
       if (StoreFailures.neverClosed(e)) {
         stopForGood(e);
       }
+      lastFailure = e;
+      retryAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ROTATE_EVERY_MILLIS);
       throw failures.database("reopening the database", e);
     }
   }
@@ -221,7 +241,7 @@ final class H2Lifecycle {
   private void rotate() {
     try {
       if (failures.needsRecovery()) {
-        recover();
+        recoverNow();
       } else {
         durability.rotate();
       }

@@ -69,6 +69,31 @@ class H2LifecycleStopTest {
     assertThat(store.halts).hasSize(before);
   }
 
+  @Test
+  void whileReopeningKeepsFailingCallsDoNotEachTryAgain(@TempDir Path dir) throws Exception {
+    // A disk that stays full: every reopening rebuilds the unique indexes and fails. Each write
+    // waited for an attempt of its own (seconds at a million people), one after the other.
+    Store store = new Store(dir);
+    Durability durability = store.lifecycle.start();
+    store.failures.database("storing a person", closed());
+    store.source.refusal = new SQLException("No space left on device");
+
+    for (int i = 0; i < 10; i++) {
+      assertThatThrownBy(durability::beforeWrite).isInstanceOf(RuntimeException.class);
+    }
+    // The first write tries; the journal's rotation may have tried once as well.
+    assertThat(store.source.refused.get()).isBetween(1, 2);
+
+    store.source.refusal = null; // the disk has room again: the rotation reopens the store
+    long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    while (store.failures.needsRecovery() && System.nanoTime() < until) {
+      Thread.sleep(50);
+    }
+    assertThat(store.failures.needsRecovery()).as("reopened within 10 s").isFalse();
+    durability.beforeWrite();
+    store.lifecycle.close();
+  }
+
   /** What H2 raises when a write finds the database closed after its store failed. */
   private static RuntimeException closed() {
     return new org.springframework.jdbc.UncategorizedSQLException("commit", "COMMIT",
@@ -111,13 +136,16 @@ class H2LifecycleStopTest {
   private static final class RefusingDataSource implements DataSource {
     private final DataSource h2;
     volatile SQLException refusal;
+    final java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
 
     RefusingDataSource(DataSource h2) {
       this.h2 = h2;
     }
 
     @Override public Connection getConnection() throws SQLException {
+      SQLException refusal = this.refusal;
       if (refusal != null) {
+        refused.incrementAndGet();
         throw refusal;
       }
       return h2.getConnection();
