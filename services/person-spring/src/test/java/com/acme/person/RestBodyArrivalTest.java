@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -20,9 +21,10 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;
 
 /**
- * A REST body has person.limits.request-arrival-time to come once the service lets it be read,
+ * A REST body has person.limits.request-arrival-time to come once the service begins to read it,
  * as a gRPC request message has: then the part of the body budget it has not used is free, and
- * what it sends after gets 408 DEADLINE_EXCEEDED. Without it, two clients announcing 2 MB and
+ * what it sends after gets 408 DEADLINE_EXCEEDED, in the twin's JSON error, as does a client that
+ * falls silent. Without it, two clients announcing 2 MB and
  * sending a byte now and then held a 4 MB budget for as long as they liked (Tomcat's read
  * timeout only ends a read that waits 60 s without a byte), and every other body waited.
  */
@@ -53,10 +55,10 @@ class RestBodyArrivalTest extends ServiceTestBase {
         slow.add(socket);
       }
       long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-      while (gauge("person.rest.bodies.held") < 2 * ANNOUNCED && System.nanoTime() < until) {
+      while (gauge("person.rest.bodies.held.peak") < 2 * ANNOUNCED && System.nanoTime() < until) {
         Thread.sleep(10);
       }
-      assertThat(gauge("person.rest.bodies.held")).as("both slow bodies admitted, the budget all but full")
+      assertThat(gauge("person.rest.bodies.held.peak")).as("both slow bodies admitted, the budget full")
           .isEqualTo(2 * ANNOUNCED);
 
       // A whole registration needs a share the slow ones hold; it gets it once their second is up,
@@ -101,6 +103,25 @@ class RestBodyArrivalTest extends ServiceTestBase {
       Thread.sleep(10);
     }
     assertThat(gauge("person.rest.bodies.held")).as("held once every request is over").isZero();
+  }
+
+  @Test
+  void aClientThatFallsSilentGets408() throws Exception {
+    // Its read waits for a byte as long as the body has to come (server.tomcat.connection-timeout),
+    // then fails: the answer is the body's lateness, not a malformed body.
+    try (Socket socket = new Socket("localhost", restPort)) {
+      socket.setSoTimeout(10_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(("POST /api/people HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+          + "Authorization: Bearer " + token + "\r\nContent-Length: 100\r\n\r\n{\"name\":\"")
+          .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      long started = System.nanoTime();
+      String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(answer).startsWith("HTTP/1.1 408");
+      assertThat(answer).contains("\"code\":\"deadline_exceeded\"", "the body did not come within 1000 ms");
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(8));
+    }
   }
 
   private double gauge(String name) {

@@ -64,7 +64,7 @@ public record PersonProperties(
    *     and held at the sender by HTTP/2 flow control. At least messageSize
    * @param requestArrivalTime how long a call that may read its request has for it to come;
    *     then DEADLINE_EXCEEDED, and its share of requestsInMemory is free. The same for a REST
-   *     body once its request is let in: then the unread part of its share of
+   *     body once the service begins to read it: then the unread part of its share of
    *     restBodiesInMemory is free, and reading more gets 408 DEADLINE_EXCEEDED
    * @param restBodiesInMemory the REST request bodies being read or served, in bytes, over all
    *     requests (rest/RestBodyFilter); a request beyond it waits, its body unread and held at

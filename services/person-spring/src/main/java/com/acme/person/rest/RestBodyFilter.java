@@ -37,11 +37,11 @@ import org.springframework.web.filter.OncePerRequestFilter;
  *   <li>the bodies being read or served over all requests stay within
  *       person.limits.rest-bodies-in-memory: a request holds its Content-Length (the body
  *       limit when chunked) until it is answered, and one beyond it waits, its body unread;
- *   <li>a request let in has person.limits.request-arrival-time for its body to come, as a gRPC
- *       request message has: then the part of its share it has not read is free, and any
- *       further read fails (408 DEADLINE_EXCEEDED). A client that trickles a byte now and then
- *       cannot hold the budget: Tomcat's own read timeout only ends a read that waits 60 s for
- *       a byte.
+ *   <li>once the service starts to read a body (after the token check, as for gRPC), the body
+ *       has person.limits.request-arrival-time to come: then the part of its share it has not
+ *       read is free, and its next read fails (408 DEADLINE_EXCEEDED) — as does a read Tomcat
+ *       ends after waiting as long for a byte (server.tomcat.connection-timeout). A client that
+ *       trickles a byte now and then cannot hold the budget.
  * </ul>
  */
 @Component
@@ -58,7 +58,7 @@ public class RestBodyFilter extends OncePerRequestFilter {
   private final AtomicLong held = new AtomicLong();
   private final AtomicLong peak = new AtomicLong();
   private final Duration arrival;
-  /** Frees the unread shares of bodies whose time is up; one thread for every request. */
+  /** Frees the unread shares of bodies whose time is up: one thread for all requests. */
   private final ScheduledThreadPoolExecutor deadlines;
 
   public RestBodyFilter(PersonProperties properties, RestErrors errors, MeterRegistry registry) {
@@ -110,7 +110,6 @@ public class RestBodyFilter extends OncePerRequestFilter {
     }
     peak.accumulateAndGet(held.addAndGet(bytes), Math::max);
     Share share = new Share(bytes, length);
-    share.deadline = deadlines.schedule(share::timeIsUp, arrival.toNanos(), TimeUnit.NANOSECONDS);
     try {
       chain.doFilter(new LimitedBody(request, share), response);
     } finally {
@@ -148,11 +147,23 @@ public class RestBodyFilter extends OncePerRequestFilter {
     private long read;
     private boolean whole;
     private boolean late;
-    ScheduledFuture<?> deadline;
+    /** Set when the body is first opened for reading; null until then. */
+    private ScheduledFuture<?> deadline;
 
     Share(long held, long length) {
       this.held = held;
       this.length = length;
+    }
+
+    /** The body's time starts when something first opens it to read. */
+    synchronized void opened() {
+      if (deadline == null) {
+        deadline = deadlines.schedule(this::timeIsUp, arrival.toNanos(), TimeUnit.NANOSECONDS);
+      }
+    }
+
+    synchronized boolean late() {
+      return late;
     }
 
     synchronized void counted(int n) throws IOException {
@@ -171,7 +182,13 @@ public class RestBodyFilter extends OncePerRequestFilter {
     /** The end of the body was read: its time no longer runs. */
     synchronized void arrived() {
       whole = true;
-      deadline.cancel(false);
+      cancel();
+    }
+
+    private void cancel() {
+      if (deadline != null) {
+        deadline.cancel(false);
+      }
     }
 
     synchronized void timeIsUp() {
@@ -185,7 +202,7 @@ public class RestBodyFilter extends OncePerRequestFilter {
     }
 
     synchronized void end() {
-      deadline.cancel(false);
+      cancel();
       giveBack(held);
       held = 0;
     }
@@ -217,6 +234,10 @@ public class RestBodyFilter extends OncePerRequestFilter {
     }
   }
 
+  private interface Read {
+    int run() throws IOException;
+  }
+
   /** Reading the body after its time was up. */
   static final class BodyTooSlowException extends IOException {
     BodyTooSlowException() {
@@ -237,6 +258,7 @@ public class RestBodyFilter extends OncePerRequestFilter {
     @Override
     public ServletInputStream getInputStream() throws IOException {
       if (stream == null) {
+        share.opened();
         stream = new Counting(super.getInputStream(), share);
       }
       return stream;
@@ -254,7 +276,7 @@ public class RestBodyFilter extends OncePerRequestFilter {
 
     @Override
     public int read() throws IOException {
-      int b = in.read();
+      int b = lateIfFailed(() -> in.read());
       if (b >= 0) {
         share.counted(1);
       } else {
@@ -265,13 +287,39 @@ public class RestBodyFilter extends OncePerRequestFilter {
 
     @Override
     public int read(byte[] buffer, int offset, int length) throws IOException {
-      int n = in.read(buffer, offset, length);
+      int n = lateIfFailed(() -> in.read(buffer, offset, length));
       if (n > 0) {
         share.counted(n);
       } else if (n < 0) {
         share.arrived();
       }
       return n;
+    }
+
+    /**
+   * A read that timed out waiting for a byte (server.tomcat.connection-timeout, the same limit
+   * as the body's), or failed once the body's time was up: too slow, not bad input. Not with
+   * Tomcat's exception as its cause: Spring MVC takes a ClientAbortException anywhere in the
+   * chain for a client gone and leaves the answer to Tomcat (its bare 408 page, not ours).
+   */
+    private int lateIfFailed(Read read) throws IOException {
+      try {
+        return read.run();
+      } catch (IOException e) {
+        if (share.late() || timedOut(e)) {
+          throw new BodyTooSlowException();
+        }
+        throw e;
+      }
+    }
+
+    private static boolean timedOut(Throwable e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof java.net.SocketTimeoutException) {
+          return true;
+        }
+      }
+      return false;
     }
 
     @Override

@@ -103,7 +103,9 @@ class JournalTest {
     writer.join();
     assertThat(failed[0]).isNull();
     assertThat(Files.size(dir.resolve("person.journal"))).isEqualTo(bytes);
-    assertThat(grew[0]).as("direct memory the append left cached").isPositive().isLessThanOrEqualTo(Journal.MAX_WRITE_BYTES);
+    // Other threads of the test's JVM may take or free direct memory meanwhile: the bound has room
+    // for that, and an unsliced write (over four slices) would still be far beyond it.
+    assertThat(grew[0]).as("direct memory the append left cached").isLessThan(2L * Journal.MAX_WRITE_BYTES);
   }
 
   @Test
