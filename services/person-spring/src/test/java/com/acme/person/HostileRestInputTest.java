@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -102,12 +101,7 @@ class HostileRestInputTest extends ServiceTestBase {
   void aBodyAnnouncedOverTheLimitIsRefusedBeforeItIsRead() throws Exception {
     // A client that announces 105 MB and sends a few bytes: the answer must come at once,
     // not after the service waited for (and buffered) the rest.
-    try (Socket socket = new Socket("localhost", restPort)) {
-      socket.setSoTimeout(5000);
-      OutputStream out = socket.getOutputStream();
-      out.write(("POST /api/people HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-          + "Authorization: Bearer " + token + "\r\nContent-Length: 110000000\r\n\r\n{\"name\":").getBytes(StandardCharsets.US_ASCII));
-      out.flush();
+    try (Socket socket = RawRest.registrationStarted(restPort, token, 110_000_000, "{\"name\":")) {
       InputStream in = socket.getInputStream();
       String statusLine = new String(in.readNBytes(12), StandardCharsets.US_ASCII);
       assertThat(statusLine).isEqualTo("HTTP/1.1 413");

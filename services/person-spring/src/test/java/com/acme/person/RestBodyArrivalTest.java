@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -45,14 +44,7 @@ class RestBodyArrivalTest extends ServiceTestBase {
     List<Socket> slow = new ArrayList<>();
     try {
       for (int i = 0; i < 2; i++) {
-        Socket socket = new Socket("localhost", restPort);
-        socket.setSoTimeout(10_000);
-        OutputStream out = socket.getOutputStream();
-        out.write(("POST /api/people HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-            + "Authorization: Bearer " + token + "\r\nContent-Length: " + ANNOUNCED + "\r\n\r\n{\"name\":\"")
-            .getBytes(StandardCharsets.US_ASCII));
-        out.flush();
-        slow.add(socket);
+        slow.add(RawRest.registrationStarted(restPort, token, ANNOUNCED, "{\"name\":\""));
       }
       long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
       while (gauge("person.rest.bodies.held.peak") < 2 * ANNOUNCED && System.nanoTime() < until) {
@@ -109,13 +101,7 @@ class RestBodyArrivalTest extends ServiceTestBase {
   void aClientThatFallsSilentGets408() throws Exception {
     // Its read waits for a byte as long as the body has to come (server.tomcat.connection-timeout),
     // then fails: the answer is the body's lateness, not a malformed body.
-    try (Socket socket = new Socket("localhost", restPort)) {
-      socket.setSoTimeout(10_000);
-      OutputStream out = socket.getOutputStream();
-      out.write(("POST /api/people HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-          + "Authorization: Bearer " + token + "\r\nContent-Length: 100\r\n\r\n{\"name\":\"")
-          .getBytes(StandardCharsets.US_ASCII));
-      out.flush();
+    try (Socket socket = RawRest.registrationStarted(restPort, token, 100, "{\"name\":\"")) {
       long started = System.nanoTime();
       String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(answer).startsWith("HTTP/1.1 408");
