@@ -4,6 +4,7 @@ import com.google.rpc.Code;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.boot.webmvc.error.ErrorController;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -23,13 +24,14 @@ public class RestErrorController implements ErrorController {
     this.body = body;
   }
 
-  @RequestMapping("${server.error.path:/error}")
+  // Where Spring Boot sends error dispatches (its own error controller maps the same).
+  @RequestMapping("${spring.web.error.path:${error.path:/error}}")
   ResponseEntity<RestError> error(HttpServletRequest request) {
     int status = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE) instanceof Integer code ? code : 500;
-    if (status == 408) {
-      return ResponseEntity.status(status).body(RestError.of(Code.DEADLINE_EXCEEDED, body.tooSlow()));
-    }
-    return ResponseEntity.status(status)
-        .body(RestError.of(RestErrors.codeOf(status), "the request was refused (HTTP " + status + ")"));
+    RestError error = status == 408
+        ? RestError.of(Code.DEADLINE_EXCEEDED, body.tooSlow())
+        : RestError.of(RestErrors.codeOf(status), "the request was refused (HTTP " + status + ")");
+    // JSON whatever the request's Accept says: negotiating would turn a 408 into a 406.
+    return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(error);
   }
 }
