@@ -17,8 +17,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
@@ -234,10 +234,6 @@ public class RestBodyFilter extends OncePerRequestFilter {
     }
   }
 
-  private interface Read {
-    int run() throws IOException;
-  }
-
   /** Reading the body after its time was up. */
   static final class BodyTooSlowException extends IOException {
     BodyTooSlowException() {
@@ -276,7 +272,12 @@ public class RestBodyFilter extends OncePerRequestFilter {
 
     @Override
     public int read() throws IOException {
-      int b = lateIfFailed(() -> in.read());
+      int b;
+      try {
+        b = in.read();
+      } catch (IOException e) {
+        throw slowOr(e);
+      }
       if (b >= 0) {
         share.counted(1);
       } else {
@@ -287,7 +288,12 @@ public class RestBodyFilter extends OncePerRequestFilter {
 
     @Override
     public int read(byte[] buffer, int offset, int length) throws IOException {
-      int n = lateIfFailed(() -> in.read(buffer, offset, length));
+      int n;
+      try {
+        n = in.read(buffer, offset, length);
+      } catch (IOException e) {
+        throw slowOr(e);
+      }
       if (n > 0) {
         share.counted(n);
       } else if (n < 0) {
@@ -297,20 +303,14 @@ public class RestBodyFilter extends OncePerRequestFilter {
     }
 
     /**
-   * A read that timed out waiting for a byte (server.tomcat.connection-timeout, the same limit
-   * as the body's), or failed once the body's time was up: too slow, not bad input. Not with
-   * Tomcat's exception as its cause: Spring MVC takes a ClientAbortException anywhere in the
-   * chain for a client gone and leaves the answer to Tomcat (its bare 408 page, not ours).
-   */
-    private int lateIfFailed(Read read) throws IOException {
-      try {
-        return read.run();
-      } catch (IOException e) {
-        if (share.late() || timedOut(e)) {
-          throw new BodyTooSlowException();
-        }
-        throw e;
-      }
+     * What a failed read throws: too slow, not bad input, if it timed out waiting for a byte
+     * (server.tomcat.connection-timeout, the same limit as the body's) or the body's time was up;
+     * else the failure itself. Not with Tomcat's exception as its cause: Spring MVC takes a
+     * ClientAbortException anywhere in the chain for a client gone and leaves the answer to
+     * Tomcat (its bare 408 page, not ours).
+     */
+    private IOException slowOr(IOException e) {
+      return share.late() || timedOut(e) ? new BodyTooSlowException() : e;
     }
 
     private static boolean timedOut(Throwable e) {
