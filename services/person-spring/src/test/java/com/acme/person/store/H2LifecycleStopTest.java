@@ -3,14 +3,11 @@ package com.acme.person.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
@@ -18,6 +15,7 @@ import org.h2.message.DbException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
  * When H2 closed itself and its old instance never finishes closing, no reopening in this process
@@ -141,13 +139,12 @@ class H2LifecycleStopTest {
   }
 
   /** H2's data source, refusing every new connection as H2 does once refusal is set. */
-  private static final class RefusingDataSource implements DataSource {
-    private final DataSource h2;
+  private static final class RefusingDataSource extends DelegatingDataSource {
     volatile SQLException refusal;
     final java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
 
     RefusingDataSource(DataSource h2) {
-      this.h2 = h2;
+      super(h2);
     }
 
     @Override public Connection getConnection() throws SQLException {
@@ -156,39 +153,11 @@ class H2LifecycleStopTest {
         refused.incrementAndGet();
         throw refusal;
       }
-      return h2.getConnection();
+      return super.getConnection();
     }
 
     @Override public Connection getConnection(String user, String password) throws SQLException {
       return getConnection();
-    }
-
-    @Override public PrintWriter getLogWriter() throws SQLException {
-      return h2.getLogWriter();
-    }
-
-    @Override public void setLogWriter(PrintWriter out) throws SQLException {
-      h2.setLogWriter(out);
-    }
-
-    @Override public void setLoginTimeout(int seconds) throws SQLException {
-      h2.setLoginTimeout(seconds);
-    }
-
-    @Override public int getLoginTimeout() throws SQLException {
-      return h2.getLoginTimeout();
-    }
-
-    @Override public Logger getParentLogger() {
-      return Logger.getLogger("h2");
-    }
-
-    @Override public <T> T unwrap(Class<T> type) throws SQLException {
-      return h2.unwrap(type);
-    }
-
-    @Override public boolean isWrapperFor(Class<?> type) throws SQLException {
-      return h2.isWrapperFor(type);
     }
   }
 }

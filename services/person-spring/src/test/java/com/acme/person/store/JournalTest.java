@@ -29,6 +29,14 @@ class JournalTest {
     return new StoredPerson(seq, p, requestId, requestId == null ? null : "00112233445566778899aabbccddeeff");
   }
 
+  /** A person of about 600 KB: 300 hobbies of 2,000 characters. */
+  private static StoredPerson large(long seq) {
+    List<String> hobbies = java.util.Collections.nCopies(300, "x".repeat(2000));
+    PersonDto p = new PersonDto(UUID.randomUUID().toString(), "large " + seq, 40, hobbies, null,
+        Instant.now().truncatedTo(ChronoUnit.MICROS));
+    return new StoredPerson(seq, p, null, null);
+  }
+
   @Test
   void whatIsAppendedIsReadBack(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("person.journal");
@@ -48,13 +56,7 @@ class JournalTest {
     Path file = dir.resolve("person.journal");
     // Three people of about 600 KB each: the group is written in several writes, one of them
     // ending inside a record.
-    String hobby = "x".repeat(2000);
-    List<String> hobbies = java.util.Collections.nCopies(300, hobby);
-    Instant created = Instant.now().truncatedTo(ChronoUnit.MICROS);
-    List<StoredPerson> large = new java.util.ArrayList<>();
-    for (int i = 1; i <= 3; i++) {
-      large.add(new StoredPerson(i, new PersonDto(UUID.randomUUID().toString(), "large " + i, 40, hobbies, null, created), null, null));
-    }
+    List<StoredPerson> large = List.of(large(1), large(2), large(3));
     ByteBuffer records = JournalCodec.records(large);
     int bytes = records.remaining();
     assertThat(bytes).isGreaterThan(2 * Journal.MAX_WRITE_BYTES);
@@ -74,12 +76,7 @@ class JournalTest {
     // The JDK copies a heap buffer into a direct one of the write's size and keeps it for the
     // thread (this test's JVM caches any size), so in a fresh thread the direct memory an append
     // leaves behind is the largest single write it made. Unsliced, it would be the group's size.
-    String hobby = "y".repeat(2000);
-    List<String> hobbies = java.util.Collections.nCopies(300, hobby);
-    Instant created = Instant.now().truncatedTo(ChronoUnit.MICROS);
-    ByteBuffer records = JournalCodec.records(List.of(
-        new StoredPerson(1, new PersonDto(UUID.randomUUID().toString(), "large", 40, hobbies, null, created), null, null),
-        new StoredPerson(2, new PersonDto(UUID.randomUUID().toString(), "large", 41, hobbies, null, created), null, null)));
+    ByteBuffer records = JournalCodec.records(List.of(large(1), large(2)));
     assertThat(records.hasArray()).as("a heap buffer, as the group commit hands over").isTrue();
     int bytes = records.remaining();
     assertThat(bytes).isGreaterThan(4 * Journal.MAX_WRITE_BYTES);
