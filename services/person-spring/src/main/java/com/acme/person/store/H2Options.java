@@ -13,6 +13,12 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
  *       itself, after them (and after writing everything).
  *   <li>CACHE_SIZE: H2's page cache (16 MB by default) holds the pages a listing or a search
  *       reads; at a million people the person table is about 200 MB (person.store.cache-size).
+ *   <li>ANALYZE_AUTO=0: otherwise H2 analyzes a table inside the commit of the write that makes
+ *       its 2,000th change since the database opened (then the 4,000th, 8,000th, ...), reading
+ *       its first thousand rows whole — hobbies and all — while every other write waits: every
+ *       write stalled 4.2 s at the 2,000th person of 1 MB (docs/performance.md). The statistics
+ *       buy nothing here: each of the store's queries has one index that fits it (its unique
+ *       key or seq), and H2 plans them alike with and without them.
  * </ul>
  */
 final class H2Options implements BeanPostProcessor {
@@ -26,8 +32,9 @@ final class H2Options implements BeanPostProcessor {
   public Object postProcessBeforeInitialization(Object bean, String beanName) {
     if (bean instanceof HikariDataSource hikari && hikari.getJdbcUrl() != null
         && hikari.getJdbcUrl().startsWith("jdbc:h2:")) {
-      hikari.setJdbcUrl(with(with(hikari.getJdbcUrl(), "DB_CLOSE_ON_EXIT", "FALSE"), "CACHE_SIZE",
-          Integer.toString(cacheSizeKb)));
+      String url = with(hikari.getJdbcUrl(), "DB_CLOSE_ON_EXIT", "FALSE");
+      url = with(url, "CACHE_SIZE", Integer.toString(cacheSizeKb));
+      hikari.setJdbcUrl(with(url, "ANALYZE_AUTO", "0"));
     }
     return bean;
   }
