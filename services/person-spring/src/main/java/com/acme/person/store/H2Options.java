@@ -18,8 +18,8 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
  *       doubles), reading its first thousand rows whole, hobbies and all, while the registrations
  *       queued behind that commit (GroupCommit) wait: they stalled 4.2 s at the 2,000th person of
  *       1 MB (docs/performance.md). The statistics buy nothing here: every index of the store is
- *       a unique one on one column (seq, id, request_id), which H2 costs alike whatever they say,
- *       so each query and the request_id join plan the same with and without them.
+ *       a unique one on one column, which H2 costs alike whatever they say, so each query and
+ *       the request_id join plan the same with and without them.
  * </ul>
  */
 final class H2Options implements BeanPostProcessor {

@@ -22,14 +22,14 @@ class H2OptionsTest {
   @Test
   void withoutTheStoresSettingsTheSameWritesAnalyzeIt() throws Exception {
     // The control: H2 as it comes analyzes the table during these writes, so the test above
-    // fails for the setting, not because these writes never reach H2's threshold.
+    // passes because of the setting, not because these writes never reach H2's threshold.
     assertThat(nameSelectivityAfterWrites(false)).isNotEqualTo(Constants.SELECTIVITY_DEFAULT);
   }
 
   /** 4,100 changes, past H2's first threshold (2,000), committed 100 at a time. */
   private static int nameSelectivityAfterWrites(boolean storeSettings) throws Exception {
     try (HikariDataSource dataSource = new HikariDataSource()) {
-      dataSource.setJdbcUrl("jdbc:h2:mem:h2-options-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+      dataSource.setJdbcUrl("jdbc:h2:mem:h2-options-" + UUID.randomUUID());
       if (storeSettings) {
         new H2Options(1024).postProcessBeforeInitialization(dataSource, "dataSource");
       }
