@@ -100,6 +100,9 @@ export function rpcPort(app: App, options: RpcPortOptions): RpcPort {
       return void stream.respond({ ":status": 403 }, { endStream: true });
     }
     if (!handler) return void stream.respond({ ":status": 404 }, { endStream: true });
+    // connect-es builds the call's URL on :authority (HTTP/2 lets a request leave it out) and
+    // fails the call unanswered when it names no authority.
+    if (!namesAnAuthority(headers[":authority"] ?? "localhost", path)) return void stream.respond({ ":status": 400 }, { endStream: true });
     if (crossOrigin.kind === "preflight") return void stream.respond({ ":status": 204, ...crossOrigin.headers }, { endStream: true });
     const extra = crossOrigin.kind === "allow" ? crossOrigin.headers : undefined;
     const spec = fast ? unary.get(pathname) : undefined;
@@ -126,9 +129,10 @@ export function rpcPort(app: App, options: RpcPortOptions): RpcPort {
       return void res.writeHead(403).end();
     }
     if (!handler) return void res.writeHead(404).end();
-    // HTTP/1.0 makes Host optional, and a balancer passes such a request on; connect-es needs the
-    // call's authority and throws outside any call without it, which would end the process.
-    if (!req.headers.host) return void res.writeHead(400, { connection: "close" }).end();
+    // connect-es builds the call's URL on Host and throws outside any call when it cannot, which
+    // would end the process: when Host is missing (HTTP/1.0 makes it optional, and a balancer
+    // passes such a request on) or names no authority ("a b", a port past 65535).
+    if (!namesAnAuthority(req.headers.host, url)) return void res.writeHead(400, { connection: "close" }).end();
     if (crossOrigin.kind === "preflight") return void res.writeHead(204, crossOrigin.headers).end();
     const extra = crossOrigin.kind === "allow" ? crossOrigin.headers : undefined;
     const protocol = protocolOf(headers);
@@ -152,6 +156,11 @@ export function rpcPort(app: App, options: RpcPortOptions): RpcPort {
   };
 
   return { stream, http1 };
+}
+
+/** Whether connect-es can build a call's URL from its authority (Host, :authority) and path. */
+function namesAnAuthority(host: string | undefined, target: string): boolean {
+  return host !== undefined && host !== "" && URL.canParse(target, `http://${host}`);
 }
 
 /** A router that registers with connect-es's and keeps each unary method's implementation. */

@@ -112,6 +112,19 @@ describe("hostile input over the wire", () => {
     assertNoInternals(error.message);
   });
 
+  it("refuses a call whose :authority names no authority with 400, and the connection goes on", async () => {
+    // connect-es builds a Connect call's URL on :authority: for a port past 65535 (HTTP/2's own
+    // check lets it through, unlike a space) it failed the call with no answer at all and an
+    // error in the log. The gRPC path is refused alike.
+    const overConnect = await post(h2, "/acme.auth.v1.AuthService/ValidateToken",
+      { ":authority": "x:99999", "content-type": "application/proto" }, Buffer.alloc(0));
+    assert.equal(overConnect.httpStatus, 400);
+    const overGrpc = await grpc(h2, "ValidateToken", envelope(new Uint8Array()), { ":authority": "[::1" });
+    assert.equal(overGrpc.httpStatus, 400);
+    const good = await grpc(h2, "ValidateToken", envelope(new Uint8Array()));
+    assert.equal(good.grpcStatus, INVALID_ARGUMENT, good.grpcMessage);
+  });
+
   it("answers a unary call without a request, or with two, with INVALID_ARGUMENT", async () => {
     const none = await grpc(h2, "ValidateToken", Buffer.alloc(0));
     assert.equal(none.grpcStatus, INVALID_ARGUMENT, none.grpcMessage);

@@ -124,6 +124,19 @@ describe("the RPC port over HTTP/1.1", () => {
     assert.ok((await client.login(ADMIN)).token);
   });
 
+  it("refuses a Host header that names no authority with 400, and goes on serving", async () => {
+    // connect-es builds the call's URL on Host and throws outside any call when it is not an
+    // authority (a space, a port past 65535, an unclosed IPv6 bracket): one request like this
+    // ended the process.
+    for (const host of ["a b", "x:99999", "[::1"]) {
+      const answer = await raw(s.server.port,
+        `POST ${LOGIN} HTTP/1.1\r\nHost: ${host}\r\ncontent-type: application/json\r\nconnect-protocol-version: 1\r\ncontent-length: 2\r\n\r\n{}`);
+      assert.match(answer.text, /^HTTP\/1\.1 400 /, `Host: ${host}`);
+    }
+    const client = createClient(AuthService, http1Transports(s.server.port).connect);
+    assert.ok((await client.login(ADMIN)).token);
+  });
+
   it("refuses headers over the limit with 431 and the Connect error", async () => {
     const answer = await http1(s.server.port, "POST", LOGIN,
       { "content-type": "application/json", "connect-protocol-version": "1", "x-padding": "p".repeat(20_000) }, "{}");
