@@ -52,7 +52,9 @@ type Finding struct {
 }
 
 // Pin turns buf's violation into a finding pinned to its element: the innermost declaration at
-// its position in the head, or in the base for what the change deleted (or the file itself).
+// its position in the head, or in the base for what the change deleted (or the file itself). A
+// deletion buf reports at what held the deleted element is pinned to that element, read from
+// the base (see deleted).
 func Pin(v bufcli.Violation, head, base *image.Image) Finding {
 	f := Finding{Rule: v.Type, File: v.Path, Line: v.StartLine, Column: v.StartColumn, Message: v.Message, Source: SourceBuf}
 	if rulediff.IsRuleID(v.Type) {
@@ -71,6 +73,9 @@ func Pin(v bufcli.Violation, head, base *image.Image) Finding {
 	}
 	if f.Element == "" {
 		f.Element = v.Path
+	}
+	if name := deleted(v, f.Element, base); name != "" {
+		f.Element = name
 	}
 	return f
 }

@@ -105,6 +105,25 @@ def test_a_buf_finding_is_pinned_to_its_element_and_can_be_excepted(clone):
     assert findings(clone) == {("FIELD_SAME_TYPE", "acme.person.v1.RegisterPeopleResponse.count", "accepted")}
 
 
+def test_an_exception_for_a_deleted_field_accepts_that_field_and_no_other(clone):
+    # buf reports a deleted field at its message; pinned there, an exception for one deletion
+    # would accept deleting every field of the message, now and until it expires.
+    deleted = "acme.person.v1.RegisterPeopleResponse.ids_omitted"
+    apply(clone, Case("deleted", (Replace(PERSON_SVC, "  bool ids_omitted = 3;\n", ""),)))
+    with_exceptions(clone, entry(element=deleted, rule="FIELD_NO_DELETE"))
+    commit(clone, "ids_omitted deleted, with an exception")
+    result = gate(clone)
+    assert result.returncode == 0, output(result)
+    assert findings(clone) == {("FIELD_NO_DELETE", deleted, "accepted")}
+
+    apply(clone, Case("another", (Replace(PERSON_SVC, "int64 count = 1;", "reserved 1;"),)))
+    commit(clone, "count deleted too, under the same exception")
+    result = gate(clone)
+    assert result.returncode != 0, output(result)
+    assert findings(clone) == {("FIELD_NO_DELETE", deleted, "accepted"),
+                               ("FIELD_NO_DELETE", "acme.person.v1.RegisterPeopleResponse.count", "refused")}
+
+
 def test_a_type_change_accepted_by_exception_with_the_same_bounds_raises_no_rule_finding(clone):
     # int32 -> int64 with the very same bounds moved from int32 rules to int64 rules: the
     # exception accepts the type change, and the rules, compared by the values they accept,

@@ -3,7 +3,7 @@
 Each case builds a release history on main the way `make release` leaves it — annotated v* tags,
 a breaking release's tag with one "Accepted-Break: RULE ELEMENT" line per break it accepted —
 then commits a change on a branch and runs the real gate. The history: v0.1.0 adds
-Person.nickname (7); v0.2.0 deletes it, accepting FIELD_NO_DELETE on Person with a reason.
+Person.nickname (7); v0.2.0 deletes it, accepting FIELD_NO_DELETE on Person.nickname with a reason.
 """
 
 import pathlib
@@ -42,7 +42,7 @@ def history(repo: pathlib.Path, deletion_accepted: bool = True) -> None:
     release(repo, "v0.1.0")
     remove_from_person(repo, NICKNAME)
     commit(repo, "delete nickname")
-    release(repo, "v0.2.0", *(["FIELD_NO_DELETE acme.person.v1.Person"] if deletion_accepted else []))
+    release(repo, "v0.2.0", *(["FIELD_NO_DELETE acme.person.v1.Person.nickname"] if deletion_accepted else []))
     git(repo, "checkout", "-q", "-b", "next")
 
 
@@ -61,7 +61,7 @@ def test_a_number_reused_after_an_accepted_deletion_breaks_the_earlier_release(c
     assert reused["breaks"] == ["v0.1.0"] and reused["refused_for"] == ["v0.1.0"]
     assert "[acme.person.v1.Person.nickname_count] — breaks v0.1.0 — refused: it breaks the clients of v0.1.0" in output(result)
     assert [r["tag"] for r in document(clone)["releases"]] == ["v0.2.0", "v0.1.0"]
-    assert document(clone)["releases"][0]["accepted_breaks"] == [{"rule": "FIELD_NO_DELETE", "element": "acme.person.v1.Person"}]
+    assert document(clone)["releases"][0]["accepted_breaks"] == [{"rule": "FIELD_NO_DELETE", "element": "acme.person.v1.Person.nickname"}]
 
 
 def test_an_accepted_break_waives_exactly_itself(clone):
@@ -70,10 +70,10 @@ def test_an_accepted_break_waives_exactly_itself(clone):
     commit(clone, "a new field with a new number")
     result = gate(clone)
     assert result.returncode == 0, output(result)
-    assert findings(clone) == {("FIELD_NO_DELETE", "acme.person.v1.Person", "waived")}
-    waived = finding(clone, "FIELD_NO_DELETE", "acme.person.v1.Person")
+    assert findings(clone) == {("FIELD_NO_DELETE", "acme.person.v1.Person.nickname", "waived")}
+    waived = finding(clone, "FIELD_NO_DELETE", "acme.person.v1.Person.nickname")
     assert waived["breaks"] == ["v0.1.0"] and waived["waived_by"] == "v0.2.0"
-    assert "[acme.person.v1.Person] — breaks v0.1.0 — waived: v0.2.0 accepted this break" in output(result)
+    assert "[acme.person.v1.Person.nickname] — breaks v0.1.0 — waived: v0.2.0 accepted this break" in output(result)
 
 
 def test_a_break_no_release_accepted_still_counts(clone):
@@ -82,8 +82,8 @@ def test_a_break_no_release_accepted_still_counts(clone):
     commit(clone, "a new field with a new number")
     result = gate(clone)
     assert result.returncode != 0, output(result)
-    assert findings(clone) == {("FIELD_NO_DELETE", "acme.person.v1.Person", "refused")}
-    assert finding(clone, "FIELD_NO_DELETE", "acme.person.v1.Person")["refused_for"] == ["v0.1.0"]
+    assert findings(clone) == {("FIELD_NO_DELETE", "acme.person.v1.Person.nickname", "refused")}
+    assert finding(clone, "FIELD_NO_DELETE", "acme.person.v1.Person.nickname")["refused_for"] == ["v0.1.0"]
 
 
 def test_a_release_is_compiled_once_and_then_read_from_the_cache(clone, tmp_path):

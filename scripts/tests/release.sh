@@ -156,7 +156,7 @@ grep -qF "### Clients of earlier releases that fail against this one" CHANGELOG.
   && grep -qF -- '- `java@0.2.0/person-spring/grpc/' CHANGELOG.md \
   || die "CHANGELOG.md does not list the cases the clients of 0.2.0 fail against the renumbered age"
 echo "v0.3.0: $(grep -c -- '^- `[a-z]*@0\.[12]\.0/' CHANGELOG.md) cases of the clients of 0.1.0 and 0.2.0 fail against it, listed in CHANGELOG.md"
-git tag --list --format='%(contents)' v0.3.0 | grep -qx "Accepted-Break: FIELD_NO_DELETE acme.person.v1.Person" \
+git tag --list --format='%(contents)' v0.3.0 | grep -qx "Accepted-Break: FIELD_NO_DELETE acme.person.v1.Person.age" \
   || die "the v0.3.0 tag does not record the break it accepted"
 
 step "again on the tag: only what the registries lack is published (nothing)"

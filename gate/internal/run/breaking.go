@@ -132,7 +132,7 @@ func breaking(ctx context.Context, ws *Workspace, headPath string, head *image.I
 		side := findings.Side{Name: sides[i].Name}
 		for _, v := range violations {
 			f := findings.Pin(v, head, nil)
-			if f.Element == v.Path {
+			if f.Element == v.Path || findings.IsDeletion(v) {
 				if im := imageOf(i); im != nil {
 					f = findings.Pin(v, head, im)
 				}
