@@ -27,6 +27,8 @@ const (
 const (
 	SourceBuf      = "buf"
 	SourceValidate = "validate"
+	// SourceGate: the gate itself (an edit of buf.yaml); its File is the repository's path.
+	SourceGate = "gate"
 )
 
 // BaseSide names the base in a finding's Breaks.

@@ -71,11 +71,14 @@ func Text(d *findings.Document) string {
 	for _, e := range d.Exceptions.Edits {
 		out = append(out, "exceptions file changed: "+e)
 	}
-	var buf, validate, accepted, refused, waived int
+	var buf, validate, config, accepted, refused, waived int
 	for _, f := range d.Findings {
-		if f.Source == findings.SourceValidate {
+		switch f.Source {
+		case findings.SourceValidate:
 			validate++
-		} else {
+		case findings.SourceGate:
+			config++
+		default:
 			buf++
 		}
 		switch f.Verdict {
@@ -87,8 +90,12 @@ func Text(d *findings.Document) string {
 			waived++
 		}
 	}
-	summary := fmt.Sprintf("breaking changes: %d found (%d by buf, %d in validation rules), %d accepted by exception, %d waived by a release, %d refused",
-		len(d.Findings), buf, validate, accepted, waived, refused)
+	gate := ""
+	if config > 0 {
+		gate = ", 1 edit of buf.yaml"
+	}
+	summary := fmt.Sprintf("breaking changes: %d found (%d by buf, %d in validation rules%s), %d accepted by exception, %d waived by a release, %d refused",
+		len(d.Findings), buf, validate, gate, accepted, waived, refused)
 	if d.Version != nil {
 		summary += "; version: " + BumpText(d.Version.Bump)
 	}
@@ -101,6 +108,9 @@ func Annotations(d *findings.Document, protoRoot string) string {
 	var out []string
 	for _, f := range d.Findings {
 		file := protoRoot + "/" + f.File
+		if f.Source == findings.SourceGate {
+			file = f.File
+		}
 		switch f.Verdict {
 		case findings.Refused:
 			out = append(out, fmt.Sprintf("::error file=%s,line=%d,col=%d::%s: %s", file, f.Line, f.Column, f.Rule, f.Message))

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/acme/contracts/gate/bufconfig"
 	"github.com/acme/contracts/gate/cache"
 	"github.com/acme/contracts/gate/compare"
 	"github.com/acme/contracts/gate/exceptions"
@@ -61,6 +62,11 @@ func breaking(ctx context.Context, ws *Workspace, headPath string, head *image.I
 	fmt.Fprintf(log, "breaking: comparing the working tree with %s\n", baseLine(doc))
 
 	snapshots := ws.Snapshots()
+	// The buf.yaml that judges is the working tree's: a change that edits it edits its judge. So an
+	// edit since a side is a finding of its own (refused unless an exception accepts it), and
+	// that side is compared whole (an exclude, or an ignore, changes no .proto).
+	headConfig := readOrEmpty(ws.path(BufYAML))
+	configDiffs := make([][]string, 0, len(history)+1)
 	type sideInfo struct {
 		name, commit string
 	}
@@ -88,6 +94,10 @@ func breaking(ctx context.Context, ws *Workspace, headPath string, head *image.I
 		for _, p := range deleted {
 			all = all || strings.HasSuffix(p, ".proto")
 		}
+		before, _ := ws.Repo.Show(ctx, s.commit, BufYAML)
+		configDiff := bufconfig.Diff(before, headConfig)
+		configDiffs = append(configDiffs, configDiff)
+		all = all || len(configDiff) > 0
 		commit := s.commit
 		sides = append(sides, compare.Side{
 			Name: s.name, Key: commit + " " + snapshots.Tools, Changed: protos, All: all,
@@ -139,6 +149,12 @@ func breaking(ctx context.Context, ws *Workspace, headPath string, head *image.I
 			}
 			side.Findings = append(side.Findings, f)
 		}
+		if d := configDiffs[i]; len(d) > 0 {
+			side.Findings = append(side.Findings, findings.Finding{
+				Rule: bufconfig.Rule, Element: bufconfig.Element, File: BufYAML, Line: 1, Column: 1, Source: findings.SourceGate,
+				Message: "the configuration that judges the contracts changed (" + strings.Join(d, "; ") +
+					"); it judged this change too: accept it with an exception once reviewed"})
+		}
 		judged = append(judged, side)
 	}
 
@@ -152,13 +168,16 @@ func breaking(ctx context.Context, ws *Workspace, headPath string, head *image.I
 	var rulesErr error
 	file := exceptions.Parse(ExceptionsFile, readOrEmpty(ws.path(ExceptionsFile)), exceptions.Known{
 		Rule: func(id string) bool {
+			if id == bufconfig.Rule {
+				return true
+			}
 			if rules == nil && rulesErr == nil {
 				rules, rulesErr = ws.Buf.BreakingRules(ctx)
 			}
 			return rules[id]
 		},
 		Element: func(name string) bool {
-			if head.Index().Has(name) {
+			if name == bufconfig.Element || head.Index().Has(name) {
 				return true
 			}
 			if baseImage != nil {
@@ -215,8 +234,9 @@ func readOrEmpty(path string) []byte {
 }
 
 // version is what the change implies for the SDKs' version against the base: breaking when it
-// breaks the base; additions when it declares something new; patch when only comments or options
-// changed; none otherwise.
+// breaks the base or removes a declaration (whatever the configuration let through); additions
+// when it declares something new; patch when only comments or options changed; none otherwise.
+// An edit of buf.yaml alone changes no SDK.
 func version(base, head *image.Image, list []findings.Finding) *findings.Version {
 	v := &findings.Version{Added: []string{}, Removed: []string{}}
 	bi, hi := base.Index(), head.Index()
@@ -233,7 +253,7 @@ func version(base, head *image.Image, list []findings.Finding) *findings.Version
 	breaksBase := false
 	for _, f := range list {
 		for _, s := range f.Breaks {
-			breaksBase = breaksBase || s == findings.BaseSide
+			breaksBase = breaksBase || (s == findings.BaseSide && f.Source != findings.SourceGate)
 		}
 	}
 	changed := len(bi.Files()) != len(hi.Files())
@@ -241,11 +261,11 @@ func version(base, head *image.Image, list []findings.Finding) *findings.Version
 		changed = changed || bi.Fingerprint(f) != hi.Fingerprint(f)
 	}
 	switch {
-	case breaksBase:
+	case breaksBase || len(v.Removed) > 0:
 		v.Bump = findings.BumpBreaking
 	case len(v.Added) > 0:
 		v.Bump = findings.BumpAdditions
-	case changed || len(v.Removed) > 0:
+	case changed:
 		v.Bump = findings.BumpPatch
 	default:
 		v.Bump = findings.BumpNone
