@@ -123,6 +123,22 @@ func TestResolveBaseErrors(t *testing.T) {
 	}
 }
 
+// A lightweight tag has no message of its own: git prints its commit's, which whoever wrote the
+// commit chose. Read as the tag's, an "Accepted-Break:" line in a pull request's commit message
+// would waive that break once anyone tagged the commit without -a.
+func TestALightweightTagHasNoMessage(t *testing.T) {
+	r := newRepo(t)
+	r.commit("an ordinary change\n\nAccepted-Break: FIELD_NO_DELETE a.B")
+	r.git(r.dir, "tag", "v0.1.0")
+	tags, err := gitrepo.Repo{Dir: r.dir}.Tags(context.Background(), "v[0-9]*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tags) != 1 || tags[0].Commit != r.rev("HEAD") || tags[0].Message != "" {
+		t.Errorf("tags %+v", tags)
+	}
+}
+
 func TestTagsAndChanges(t *testing.T) {
 	r := newRepo(t)
 	r.git(r.dir, "tag", "-a", "v0.1.0", "-m", "Release v0.1.0\n\nAccepted-Break: FIELD_NO_DELETE a.B", "HEAD~2")

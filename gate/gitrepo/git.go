@@ -76,6 +76,7 @@ func (r Repo) MergeBase(ctx context.Context, a, b string) (string, error) {
 
 // Tag is a release tag: its name, the commit it points at, and its message.
 type Tag struct {
+	// Message is an annotated tag's own ("" for a lightweight one).
 	Name, Commit, Message string
 }
 
@@ -96,11 +97,13 @@ func (r Repo) Tags(ctx context.Context, pattern string) ([]Tag, error) {
 		if len(parts) != 4 {
 			continue
 		}
-		commit := parts[1] // an annotated tag's commit; empty for a lightweight tag
+		commit, message := parts[1], parts[3] // an annotated tag's commit; empty for a lightweight tag
 		if commit == "" {
-			commit = parts[2]
+			// A lightweight tag has no message: git prints its commit's, which the commit's
+			// author wrote, not whoever tagged the release.
+			commit, message = parts[2], ""
 		}
-		tags = append(tags, Tag{Name: parts[0], Commit: commit, Message: parts[3]})
+		tags = append(tags, Tag{Name: parts[0], Commit: commit, Message: message})
 	}
 	return tags, nil
 }
