@@ -319,8 +319,12 @@ func committed(ctx context.Context, root string, outs []string) (map[string]stri
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(root, f))
-		if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
 			continue // a tracked file deleted from disk is simply missing
+		}
+		if err != nil {
+			// Skipped, an unreadable file nothing generates would pass as absent.
+			return nil, fmt.Errorf("drift: %w", err)
 		}
 		found[f] = sum(data)
 	}

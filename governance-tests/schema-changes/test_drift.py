@@ -222,3 +222,13 @@ def test_drift_gate_catches_a_deleted_proto_whose_code_stayed(clone):
     result = run(clone, "drift")
     assert result.returncode != 0
     assert "gen/ts/src/acme/auth/v1/audit_pb.ts  (generation does not write it: stale or hand-made)" in output(result)
+
+
+def test_drift_gate_fails_on_a_file_under_gen_it_cannot_read(clone):
+    # A symbolic link to itself: reading it fails with ELOOP, not "no such file". Skipped as
+    # "deleted from disk", it passed as absent; anything unreadable under gen/ must fail.
+    (clone / "gen/ts/src/acme/auth/v1/loop_pb.ts").symlink_to("loop_pb.ts")
+    commit(clone, "an unreadable file under gen/")
+    result = run(clone, "drift")
+    assert result.returncode != 0
+    assert "gen/ts/src/acme/auth/v1/loop_pb.ts: too many levels of symbolic links" in output(result)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -35,6 +36,10 @@ var allChecks = []string{"lint", "format", "breaking", "versions", "drift"}
 func Check(ctx context.Context, ws *Workspace, o CheckOptions) error {
 	run := map[string]bool{}
 	for _, c := range o.Only {
+		if !slices.Contains(allChecks, c) {
+			// A misspelt name would otherwise run nothing and pass.
+			return fmt.Errorf("no check %q: the checks are %s", c, strings.Join(allChecks, ", "))
+		}
 		run[c] = true
 	}
 	if len(o.Only) == 0 {
