@@ -23,6 +23,9 @@ export PIP_CACHE_DIR="$TOOLS/cache/pip"
 export GOMODCACHE="$TOOLS/cache/go-mod"
 export GOCACHE="$TOOLS/cache/go-build"
 export GOFLAGS="-modcacherw"
+# go.mod's toolchain line is only a minimum: a newer Go on the machine would build the gate with
+# itself. Named exactly, go runs this one (fetched as a module when the machine's differs).
+export GOTOOLCHAIN="go$GO_VERSION"
 MAVEN_HOME="$TOOLS/maven"
 # Maven's local repository: the tool cache's, unless MAVEN_REPO_LOCAL names another (the
 # release suite's throwaway copy builds SDK versions of its own there, never in the shared one).
