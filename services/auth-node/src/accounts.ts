@@ -34,7 +34,8 @@ export class Accounts {
   ) {}
 
   async login(username: string, password: string, clientAddress: string): Promise<IssuedToken> {
-    const retryAfter = await this.limiter.retryAfterSeconds(username, clientAddress);
+    // Counted as a failure from here on, until the password proves right.
+    const { retryAfterSeconds: retryAfter, at: attemptAt } = await this.limiter.attempt(username, clientAddress);
     if (retryAfter > 0) {
       this.log.warn("login refused: too many failures", { username, clientAddress, retryAfterSeconds: retryAfter });
       this.metrics.login("throttled");
@@ -45,13 +46,12 @@ export class Accounts {
     // disabled check only after it: every failing path costs the same.
     const passwordOk = await this.tracing.child("password.verify", () => this.hasher.verify(password, user?.passwordHash));
     if (!user || !passwordOk || user.disabled) {
-      await this.limiter.recordFailure(username, clientAddress);
       const reason = !user ? "unknown user" : !passwordOk ? "wrong password" : "user disabled";
       this.log.info("login failed", { username, clientAddress, reason });
       this.metrics.login("failed");
       throw new ConnectError(LOGIN_FAILED, Code.Unauthenticated);
     }
-    await this.limiter.recordSuccess(username, clientAddress);
+    await this.limiter.recordSuccess(username, clientAddress, attemptAt);
     const issued = await this.tokens.issue(user.username, user.roles);
     this.log.info("login succeeded", { username, clientAddress });
     this.metrics.login("success");

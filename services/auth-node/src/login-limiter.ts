@@ -8,7 +8,10 @@
 //     usual addresses keep working (the server-side form of OWASP's "device cookies").
 // Over a limit, attempts are refused without checking the password until the oldest failure
 // leaves the window. Counting is by the username asked for, existing or not, so the limits
-// reveal nothing about which users exist.
+// reveal nothing about which users exist. An attempt counts as a failure from the moment it is
+// let through (attempt()), before the password is checked, and is taken back if it succeeds:
+// counted only once the ~50 ms key derivation had failed, guesses sent at once all passed the
+// check before the first was counted.
 //
 // The rules are here; where failures are kept is a LimiterStorage: in memory, per process and
 // bounded (MemoryLimiterStorage, the SQLite default's), or in PostgreSQL, shared by every
@@ -27,6 +30,8 @@ export interface LimiterStorage {
   /** For each key, the times of its failures after since, oldest first. */
   failures(keys: readonly string[], since: number): Promise<number[][]>;
   addFailure(keys: readonly string[], at: number, windowMs: number): Promise<void>;
+  /** Takes back one failure recorded at that time under each key (an attempt that succeeded). */
+  removeFailure(keys: readonly string[], at: number): Promise<void>;
   clearFailures(key: string): Promise<void>;
   /** When the user last logged in from the address, if it is one of theirs. */
   trustedSince(username: string, address: string): Promise<number | undefined>;
@@ -35,6 +40,9 @@ export interface LimiterStorage {
 }
 
 export class LoginLimiter {
+  /** The last check-and-count started (attempt): the next waits for it. */
+  private counting: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly limits: LoginLimits,
     private readonly storage: LimiterStorage = new MemoryLimiterStorage(),
@@ -58,18 +66,36 @@ export class LoginLimiter {
     return Math.ceil(wait / 1000);
   }
 
-  recordFailure(username: string, address: string): Promise<void> {
+  /** Lets an attempt through, counting it as a failure now (at), or says how many seconds to
+   * wait. A success takes the count back (recordSuccess with at). */
+  attempt(username: string, address: string): Promise<{ retryAfterSeconds: number; at: number }> {
+    // One check-and-count at a time in this process: started together, every check would read
+    // the counts before any was raised. (Replicas sharing PostgreSQL can still interleave theirs,
+    // for the two statements' round trip rather than the key derivation's ~50 ms.)
+    const step = this.counting.then(async () => {
+      const retryAfterSeconds = await this.retryAfterSeconds(username, address);
+      const at = this.now();
+      if (retryAfterSeconds === 0) await this.recordFailure(username, address, at);
+      return { retryAfterSeconds, at };
+    });
+    this.counting = step.catch(() => undefined);
+    return step;
+  }
+
+  recordFailure(username: string, address: string, at: number = this.now()): Promise<void> {
     return this.storage.addFailure(
       [pairKey(username, address), addressKey(address), userKey(username)],
-      this.now(),
+      at,
       this.limits.windowSeconds * 1000,
     );
   }
 
   /** A successful login clears the pair's failures and trusts the address for the user. Not
    * the address's count (one good password must not reset an address guessing at many
-   * accounts), nor the user's (the owner logging in must not reset a distributed attack). */
-  async recordSuccess(username: string, address: string): Promise<void> {
+   * accounts), nor the user's (the owner logging in must not reset a distributed attack):
+   * from those only its own attempt, counted at attemptAt, is taken back. */
+  async recordSuccess(username: string, address: string, attemptAt?: number): Promise<void> {
+    if (attemptAt !== undefined) await this.storage.removeFailure([addressKey(address), userKey(username)], attemptAt);
     await this.storage.clearFailures(pairKey(username, address));
     await this.storage.trust(username, address, this.now());
   }
@@ -109,6 +135,15 @@ export class MemoryLimiterStorage implements LimiterStorage {
     for (const key of this.failureTimes.keys()) {
       if (this.failureTimes.size <= MAX_COUNTERS) break;
       this.failureTimes.delete(key);
+    }
+  }
+
+  async removeFailure(keys: readonly string[], at: number): Promise<void> {
+    for (const key of keys) {
+      const list = this.failureTimes.get(key);
+      const i = list?.indexOf(at) ?? -1;
+      if (i >= 0) list!.splice(i, 1);
+      if (list?.length === 0) this.failureTimes.delete(key);
     }
   }
 

@@ -30,6 +30,23 @@ describe("login limits cannot be turned into a lock-out of another address", () 
     assert.ok(admin.token.length > 0);
   });
 
+  it("guesses sent at once are limited like guesses sent one by one", async () => {
+    // Each attempt used to pass the limit check, then spend ~50 ms deriving the key before its
+    // failure was recorded: thirty guesses sent together were all checked against the password.
+    const attacker = from("127.0.0.50");
+    const outcomes = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        attacker.login({ username: "race-target", password: `guess-${i}` }).then(
+          () => "token",
+          (err: unknown) => Code[(err as { code: Code }).code],
+        ),
+      ),
+    );
+    const checked = outcomes.filter((o) => o === "Unauthenticated").length;
+    const refused = outcomes.filter((o) => o === "ResourceExhausted").length;
+    assert.deepEqual({ checked, refused }, { checked: 5, refused: 25 }, outcomes.join(" "));
+  });
+
   it("a guessing attack spread over addresses refuses new addresses, not the admin's own", async () => {
     // The admin logged in from 127.0.0.1 in the test above: that address is trusted. The five
     // failures above and three here reach the per-user limit of 8.

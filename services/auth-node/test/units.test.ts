@@ -97,6 +97,26 @@ for (const [where, open] of limiterStorages) describe(`login limiter, ${where}`,
     assert.equal(await limiter.retryAfterSeconds("ann", "10.0.0.1"), 0);
   });
 
+  it("lets through at once no more attempts than the limit, wherever failures are kept", async () => {
+    // Checked and counted in one step: ten attempts started together, as a login's are before
+    // any password is checked, pass the pair's limit of 3 three times.
+    const limiter = new LoginLimiter(limits, (kept = await open()).storage, () => 1_000_000);
+    const waits = await Promise.all(Array.from({ length: 10 }, () => limiter.attempt("ann", "10.0.0.1")));
+    assert.deepEqual(waits.map((w) => w.retryAfterSeconds > 0), [false, false, false, true, true, true, true, true, true, true]);
+  });
+
+  it("an attempt that succeeds is taken back from the address's and the user's counts", async () => {
+    const now = 1_000_000;
+    const limiter = new LoginLimiter(limits, (kept = await open()).storage, () => now);
+    // Six good logins from one address (its limit is 5), each its own user.
+    for (let i = 0; i < 6; i++) {
+      const { retryAfterSeconds, at } = await limiter.attempt(`user${i}`, "10.0.0.7");
+      assert.equal(retryAfterSeconds, 0, `login ${i}`);
+      await limiter.recordSuccess(`user${i}`, "10.0.0.7", at);
+    }
+    assert.equal(await limiter.retryAfterSeconds("user9", "10.0.0.7"), 0);
+  });
+
   it("blocks an address across usernames; a success clears the pair, not the address", async () => {
     let now = 0;
     const limiter = new LoginLimiter(limits, (kept = await open()).storage, () => now);
