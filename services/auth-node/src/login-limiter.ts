@@ -22,7 +22,7 @@ import type { LoginLimits } from "./config.js";
 export const TRUST_MS = 30 * 24 * 3600 * 1000;
 /** Addresses remembered per user; the least recently used is forgotten first. */
 export const TRUSTED_PER_USER = 16;
-/** Failure counters kept at most in memory; past it the oldest are dropped. */
+/** Failure counters kept at most in memory; past it those idle longest are dropped. */
 const MAX_COUNTERS = 100_000;
 
 /** Where failures and trusted addresses are kept. Times are milliseconds since the epoch. */
@@ -126,6 +126,9 @@ export class MemoryLimiterStorage implements LimiterStorage {
     for (const key of keys) {
       const list = this.recent(key, at - windowMs);
       list.push(at);
+      // Moved to the end: the map's order is by last failure, and the cap below drops the
+      // counters idle longest, not those of an account still under attack.
+      this.failureTimes.delete(key);
       this.failureTimes.set(key, list);
     }
     // Forget keys whose failures have all aged out, so memory follows recent traffic only.

@@ -160,6 +160,25 @@ for (const [where, open] of limiterStorages) describe(`login limiter, ${where}`,
   });
 });
 
+describe("login limiter in memory, full", () => {
+  it("forgets the counters whose last failure is oldest, not the first made", async () => {
+    // 100,000 counters at most. Dropped in the order they were made, the counters of an account
+    // under attack went first: failures sprayed from other names and addresses reset them.
+    let now = 1_000_000;
+    const limiter = new LoginLimiter({ perUserAndAddress: 3, perAddress: 20, perUser: 100, windowSeconds: 900 }, new MemoryLimiterStorage(), () => now);
+    const spray = async (from: number) => {
+      for (let i = from; i < from + 20_000; i++) await limiter.recordFailure(`u${i}`, `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`);
+    };
+    await limiter.recordFailure("ann", "192.0.2.1");
+    await limiter.recordFailure("ann", "192.0.2.1");
+    await spray(0); // 60,000 counters
+    now += 1;
+    await limiter.recordFailure("ann", "192.0.2.1");
+    await spray(20_000); // 120,000 made: the first spray's oldest 20,000 are dropped
+    assert.ok(await limiter.retryAfterSeconds("ann", "192.0.2.1") > 0, "ann's three failures are still counted");
+  });
+});
+
 describe("password hashing", () => {
   it("salts every hash and verifies only the right password", async () => {
     const hasher = await PasswordHasher.create(10);
