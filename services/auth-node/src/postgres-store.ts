@@ -250,13 +250,16 @@ export class PostgresStore implements UserStore, LimiterStorage, KeyStore {
   }
 }
 
-/** Whether err means the database could not be reached or went away (not a bad statement). */
+/** Whether err means the database could not be reached, went away or gave up on a statement
+ * (not a bad statement): worth retrying. */
 export function unreachable(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
   if (typeof code === "string") {
     // PostgreSQL's connection exceptions (08…), shutting down or starting up (57P0…), out of
-    // connections (53300); Node's own when the socket fails.
-    if (/^(08|57P0[1-3]|53300)/.test(code)) return true;
+    // connections (53300), a statement it cancelled (57014: its statement_timeout, which races
+    // the client's own timer of the same length, or an operator's pg_cancel_backend); Node's
+    // own when the socket fails.
+    if (/^(08|57P0[1-3]|57014|53300)/.test(code)) return true;
     if (["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"].includes(code)) return true;
   }
   const message = err instanceof Error ? err.message : "";

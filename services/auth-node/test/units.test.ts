@@ -11,6 +11,7 @@ import { ConfigError, loadConfig } from "../src/config.js";
 import { asyncLineWriter } from "../src/log-writer.js";
 import { createLogger } from "../src/log.js";
 import { type LimiterStorage, LoginLimiter, MemoryLimiterStorage } from "../src/login-limiter.js";
+import pg from "pg";
 import { PostgresStore } from "../src/postgres-store.js";
 import { PasswordHasher } from "../src/passwords.js";
 import { Accounts } from "../src/accounts.js";
@@ -157,6 +158,39 @@ for (const [where, open] of limiterStorages) describe(`login limiter, ${where}`,
     now = 31 * 24 * 3600 * 1000;
     for (const address of ["10.1.0.1", "10.1.0.2", "10.1.0.3", "10.1.0.4"]) await limiter.recordFailure("ann", address);
     assert.ok(await limiter.retryAfterSeconds("ann", "10.0.0.1") > 0);
+  });
+});
+
+if (store === "postgres") describe("PostgreSQL store, a statement cancelled", () => {
+  it("is UNAVAILABLE (retry), like a statement the client gave up on", async () => {
+    // A statement PostgreSQL cancels (its statement_timeout, or an operator's
+    // pg_cancel_backend) fails with 57014: it was thrown on as it came, and the call answered
+    // INTERNAL; the same wait cut by the client's own timer was already UNAVAILABLE.
+    const dir = await tempDataDir();
+    const storage = await PostgresStore.open({ url: databaseUrl(dir), poolSize: 2, timeoutMs: 30_000 }, captureLogger().log);
+    const locker = new pg.Client({ connectionString: databaseUrl(dir) });
+    await locker.connect();
+    try {
+      await locker.query("BEGIN");
+      await locker.query("LOCK TABLE users IN ACCESS EXCLUSIVE MODE");
+      const waiting = storage.find("ann");
+      waiting.catch(() => {});
+      let cancelled = false;
+      for (let i = 0; i < 100 && !cancelled; i++) {
+        await delay(50);
+        const { rows } = await locker.query<{ cancelled: boolean }>(
+          "SELECT pg_cancel_backend(pid) AS cancelled FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+        );
+        cancelled = rows.some((r) => r.cancelled);
+      }
+      assert.ok(cancelled, "no statement was waiting on the lock");
+      await rejects(waiting, Code.Unavailable);
+    } finally {
+      await locker.query("ROLLBACK");
+      await locker.end();
+      await storage.close();
+      await removeDir(dir);
+    }
   });
 });
 
