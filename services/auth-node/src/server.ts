@@ -59,10 +59,10 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   const rpc = createHttpServer(http1Limits(config.limits), handlers.http1);
   shareListener(rpc, rpc2, config.limits.requestArrivalSeconds * 1000);
   rpc.on("clientError", answerClientError(config.limits.headerListBytes));
-  const rest = createHttpServer(
-    { maxHeaderSize: config.limits.headerListBytes },
-    restHandler(app, config.limits.restBodyBytes, log.child({ port: "rest" })),
-  );
+  // The same head and arrival limits as the RPC port's HTTP/1.1 side: with Node's defaults
+  // (60 s for the head, 300 s for the request, looked at every 30 s) one slow client held a
+  // REST connection for minutes.
+  const rest = createHttpServer(http1Limits(config.limits), restHandler(app, config.limits.restBodyBytes, log.child({ port: "rest" })));
   rest.on("clientError", answerClientError(config.limits.headerListBytes));
 
   const metrics = app.metrics.registry ? metricsServer(app.metrics.registry, log) : undefined;

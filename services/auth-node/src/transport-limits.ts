@@ -40,7 +40,7 @@ export function limitArrival(stream: ServerHttp2Stream, headers: IncomingHttpHea
 }
 
 /**
- * The same limits on the RPC port's HTTP/1.1 side, where Node's HTTP/1.1 server enforces
+ * The same limits on the RPC port's HTTP/1.1 side (and the REST port), where Node's HTTP/1.1 server enforces
  * them: the request head (request line and headers) within the header limit (431 beyond it),
  * and the whole request, head and body, within the arrival limit (408, then the connection
  * closes). Node looks at those timeouts every connectionsCheckingInterval (30 s by default,

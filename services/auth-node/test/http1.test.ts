@@ -152,14 +152,18 @@ describe("the RPC port over HTTP/1.1", () => {
 });
 
 describe("the RPC port's HTTP/1.1 limits and shutdown", () => {
-  it("cuts a client that sends its request too slowly (slow loris), headers or body", async () => {
+  it("cuts a client that sends its request too slowly (slow loris), headers or body, on either port", async () => {
     const s = await startTestServer({ limits: { ...(await import("../src/config.js")).loadConfig({}).limits, requestArrivalSeconds: 1 } });
     try {
-      const [headers, body] = await Promise.all([
+      // The REST port too: it kept Node's defaults (60 s for the head, 300 s for the request,
+      // looked at every 30 s), so one slow client held a connection for minutes.
+      const [headers, body, restHeaders, restBody] = await Promise.all([
         raw(s.server.port, `POST ${LOGIN} HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n`),
         raw(s.server.port, `POST ${LOGIN} HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\nconnect-protocol-version: 1\r\ncontent-length: 100\r\n\r\n{"user`),
+        raw(s.server.restPort, `POST /api/login HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n`),
+        raw(s.server.restPort, `POST /api/login HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"user`),
       ]);
-      for (const cut of [headers, body]) {
+      for (const cut of [headers, body, restHeaders, restBody]) {
         assert.match(cut.text, /^HTTP\/1\.1 408 /, cut.text);
         assert.ok(cut.ms < 5000, `cut after ${cut.ms} ms`);
       }
