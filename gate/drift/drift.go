@@ -319,8 +319,8 @@ func committed(ctx context.Context, root string, outs []string) (map[string]stri
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(root, f))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // a tracked file deleted from disk is simply missing
+		if _, lerr := os.Lstat(filepath.Join(root, f)); errors.Is(err, fs.ErrNotExist) && errors.Is(lerr, fs.ErrNotExist) {
+			continue // a tracked file deleted from disk is simply missing (not a link to nothing)
 		}
 		if err != nil {
 			// Skipped, an unreadable file nothing generates would pass as absent.

@@ -224,11 +224,14 @@ def test_drift_gate_catches_a_deleted_proto_whose_code_stayed(clone):
     assert "gen/ts/src/acme/auth/v1/audit_pb.ts  (generation does not write it: stale or hand-made)" in output(result)
 
 
-def test_drift_gate_fails_on_a_file_under_gen_it_cannot_read(clone):
-    # A symbolic link to itself: reading it fails with ELOOP, not "no such file". Skipped as
-    # "deleted from disk", it passed as absent; anything unreadable under gen/ must fail.
-    (clone / "gen/ts/src/acme/auth/v1/loop_pb.ts").symlink_to("loop_pb.ts")
+@pytest.mark.parametrize("target, error", [("loop_pb.ts", "too many levels of symbolic links"),
+                                           ("nowhere_pb.ts", "no such file or directory")],
+                         ids=["link-to-itself", "link-to-nothing"])
+def test_drift_gate_fails_on_a_file_under_gen_it_cannot_read(clone, target, error):
+    # Skipped as "deleted from disk", an unreadable entry nothing generates passed as absent;
+    # anything present under gen/ that cannot be read must fail.
+    (clone / "gen/ts/src/acme/auth/v1/loop_pb.ts").symlink_to(target)
     commit(clone, "an unreadable file under gen/")
     result = run(clone, "drift")
     assert result.returncode != 0
-    assert "gen/ts/src/acme/auth/v1/loop_pb.ts: too many levels of symbolic links" in output(result)
+    assert f"gen/ts/src/acme/auth/v1/loop_pb.ts: {error}" in output(result)
