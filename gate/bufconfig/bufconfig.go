@@ -1,12 +1,13 @@
 // Package bufconfig compares two versions of the buf.yaml that judges the contracts. That file
 // says which files are the contracts (modules, excludes) and which changes break them (the
 // breaking rules, their except and ignore lists, the check plugins): a change that edits it
-// edits its own judge. The gate reports such an edit as a finding of its own, which passes
-// only with a reviewed exception, like a breaking change.
+// edits its own judge. The gate reports each changed setting as a finding of its own, which
+// passes only with a reviewed exception naming that setting and its new value.
 package bufconfig
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"reflect"
 	"sort"
@@ -15,31 +16,52 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Rule is the finding's rule id; Element is what it names (exceptions name it so).
-const (
-	Rule    = "BUF_CONFIG_CHANGED"
-	Element = "buf.yaml"
-)
+// Rule is the findings' rule id.
+const Rule = "BUF_CONFIG_CHANGED"
 
-// Diff lists what differs between two buf.yaml texts, one line per changed setting ("path: before
-// → after"), ignoring comments, key order and layout; none when they configure the same. A text
-// that is not YAML differs from any other text (buf itself refuses it; the gate must not read it
-// as unchanged). An absent file is empty text.
-func Diff(before, after []byte) []string {
+// File is the configuration compared, and the prefix of every element a finding names.
+const File = "buf.yaml"
+
+// Change is one setting that differs: its path in the file and its values, in YAML's flow style
+// ("(none)" when absent).
+type Change struct {
+	Path, Before, After string
+}
+
+// Element names the change as exceptions name it: the setting and its new value, so that an
+// exception accepts exactly this edit, not a later one of the same setting or of another.
+func (c Change) Element() string { return File + ":" + c.Path + "=" + c.After }
+
+// String is the change in words, for the report.
+func (c Change) String() string { return c.Path + ": " + c.Before + " → " + c.After }
+
+// IsElement says whether an exception's element names a change of the configuration.
+func IsElement(name string) bool { return strings.HasPrefix(name, File+":") }
+
+// Diff lists the settings that differ between two buf.yaml texts, ignoring comments, key order
+// and layout; none when they configure the same. A text that is not YAML differs from any other
+// text (buf itself refuses it; the gate must not read it as unchanged). An absent file is empty
+// text.
+func Diff(before, after []byte) []Change {
 	var a, b any
 	errA, errB := yaml.Unmarshal(before, &a), yaml.Unmarshal(after, &b)
 	if errA != nil || errB != nil {
 		if bytes.Equal(before, after) {
 			return nil
 		}
-		return []string{"the file is not YAML on one side: compared as text, it differs"}
+		return []Change{{Path: "(the whole file, not YAML on one side)", Before: digest(before), After: digest(after)}}
 	}
-	var out []string
+	var out []Change
 	diff("", a, b, &out)
 	return out
 }
 
-func diff(path string, a, b any, out *[]string) {
+// digest names a text that cannot be parsed by its hash.
+func digest(text []byte) string {
+	return fmt.Sprintf("sha256:%x", sha256.Sum256(text))[:19]
+}
+
+func diff(path string, a, b any, out *[]Change) {
 	if reflect.DeepEqual(a, b) {
 		return
 	}
@@ -83,7 +105,7 @@ func diff(path string, a, b any, out *[]string) {
 		}
 		return
 	}
-	*out = append(*out, fmt.Sprintf("%s: %s → %s", orTop(path), show(a), show(b)))
+	*out = append(*out, Change{Path: orTop(path), Before: show(a), After: show(b)})
 }
 
 // modules indexes two lists of mappings by their "path" key, when every item has a distinct one.
@@ -127,7 +149,7 @@ func join(path, key string) string {
 
 func orTop(path string) string {
 	if path == "" {
-		return "the whole file"
+		return "(the whole file)"
 	}
 	return path
 }

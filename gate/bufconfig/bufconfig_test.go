@@ -1,6 +1,8 @@
 package bufconfig_test
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -45,13 +47,41 @@ func TestDiff(t *testing.T) {
 			[]string{"breaking.use: [FILE, VALIDATE] → (none)", "modules[path: .tmp/proto-deps].breaking.use: [FILE] → (none)",
 				"modules[path: .tmp/proto-deps].path: .tmp/proto-deps → (none)", "modules[path: proto].path: proto → (none)",
 				"plugins: [{plugin: buf-plugin-protovalidate-breaking}] → (none)", "version: v2 → (none)"}},
-		{"not YAML", "breaking: [\n", []string{"the file is not YAML on one side: compared as text, it differs"}},
+		{"not YAML", "breaking: [\n", []string{"(the whole file, not YAML on one side): sha256:" + sha("base") + " → sha256:" + sha("breaking: [\n")}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := bufconfig.Diff([]byte(base), []byte(c.after)); !reflect.DeepEqual(got, c.want) {
+			var got []string
+			for _, change := range bufconfig.Diff([]byte(base), []byte(c.after)) {
+				got = append(got, change.String())
+			}
+			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("\n got %q\nwant %q", got, c.want)
 			}
 		})
+	}
+}
+
+// sha is the digest's part of a text's name (base: the test's base text).
+func sha(text string) string {
+	if text == "base" {
+		text = base
+	}
+	return fmt.Sprintf("%x", sha256.Sum256([]byte(text)))[:12]
+}
+
+// Each change is its own element, with its new value: an exception for one edit accepts no other.
+func TestElement(t *testing.T) {
+	changes := bufconfig.Diff([]byte(base), []byte(replace(replace(base, "    - VALIDATE\n", ""), "  - path: proto\n", "  - path: proto\n    excludes: [proto/acme/auth]\n")))
+	var got []string
+	for _, c := range changes {
+		got = append(got, c.Element())
+	}
+	want := []string{"buf.yaml:breaking.use=[FILE]", "buf.yaml:modules[path: proto].excludes=[proto/acme/auth]"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if !bufconfig.IsElement(want[0]) || bufconfig.IsElement("acme.person.v1.Person") {
+		t.Error("IsElement")
 	}
 }
 

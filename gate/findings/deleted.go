@@ -10,7 +10,8 @@ import (
 )
 
 // buf reports a deletion at what still holds the deleted element (the message that lost a field,
-// the service that lost an RPC), and names the element only in its message. Pinned to the holder,
+// the service that lost an RPC), and names the element only in its message. (A reserved range
+// removed stays on its message: buf names the range, which is no declaration.) Pinned to the holder,
 // one exception or one Accepted-Break for "a field of Person was deleted" would accept deleting
 // any field of Person, now and later; so a deletion is pinned to what it deleted, named as the
 // other side declared it.
@@ -22,7 +23,8 @@ var (
 	// Previously present enum value "2" on enum "Role" was deleted. (buf gives the number only)
 	deletedValue = regexp.MustCompile(`^Previously present enum value "(-?\d+)" on enum "[^"]+"`)
 	// Previously present message "M.N" was deleted from file. (the name is the package's)
-	deletedDecl = regexp.MustCompile(`^Previously present (?:message|enum|service) "([^"]+)" was deleted from file`)
+	// Previously present extension "Holder.ext" was deleted from file.
+	deletedDecl = regexp.MustCompile(`^Previously present (?:message|enum|service|extension) "([^"]+)" was deleted from file`)
 )
 
 // deleted is the fully-qualified name of what a deletion finding deleted, given the element it

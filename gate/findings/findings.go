@@ -13,6 +13,7 @@ import (
 	"github.com/acme/contracts/gate/bufcli"
 	"github.com/acme/contracts/gate/exceptions"
 	"github.com/acme/contracts/gate/image"
+	"github.com/acme/contracts/gate/releases"
 	"github.com/acme/contracts/gate/rulediff"
 )
 
@@ -51,6 +52,9 @@ type Finding struct {
 	WaivedBy  string            `json:"waived_by,omitempty"`
 	// RefusedFor lists the sides for which it is refused.
 	RefusedFor []string `json:"refused_for,omitempty"`
+	// Holder is, for a deletion, what buf pointed at (the message a field was deleted from),
+	// where Element names what was deleted.
+	Holder string `json:"holder,omitempty"`
 }
 
 // Pin turns buf's violation into a finding pinned to its element: the innermost declaration at
@@ -77,12 +81,23 @@ func Pin(v bufcli.Violation, head, base *image.Image) Finding {
 		f.Element = v.Path
 	}
 	if name := deleted(v, f.Element, base); name != "" {
-		f.Element = name
+		f.Holder, f.Element = f.Element, name
 	}
 	return f
 }
 
 var quotedProto = regexp.MustCompile(`"([^"]+\.proto)"`)
+
+// WaivedBy is the release newer than tag that accepted this finding ("" when none did). A tag
+// made before deletions were pinned to what they deleted names the holder instead ("Accepted-
+// Break: FIELD_NO_DELETE acme.person.v1.Person"); it still waives the deletion it was written
+// for, against the releases before it: the base is never waived, so no new deletion passes by it.
+func WaivedBy(h releases.History, tag string, f Finding) string {
+	if by := h.WaivedBy(tag, releases.Break{Rule: f.Rule, Element: f.Element}); by != "" || f.Holder == "" {
+		return by
+	}
+	return h.WaivedBy(tag, releases.Break{Rule: f.Rule, Element: f.Holder})
+}
 
 // Key identifies a finding across sides: one rule on one element.
 func (f Finding) Key() string { return f.Rule + " " + f.Element }

@@ -46,7 +46,7 @@ func Judge(sides []Side, file *exceptions.File, history releases.History, today 
 		for _, s := range f.Breaks {
 			by := ""
 			if s != BaseSide {
-				by = history.WaivedBy(s, releases.Break{Rule: f.Rule, Element: f.Element})
+				by = WaivedBy(history, s, *f)
 			}
 			if by == "" {
 				f.RefusedFor = append(f.RefusedFor, s)

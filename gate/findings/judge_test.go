@@ -56,6 +56,14 @@ func TestJudge(t *testing.T) {
 			findings.Refused, []string{"v0.1.0"}, []string{"v0.1.0"}, "", false},
 		{"a waiver never covers the base", []findings.Side{{Name: "base", Findings: []findings.Finding{f("FIELD_NO_DELETE", "acme.person.v1.Person")}}},
 			findings.Refused, []string{"base"}, []string{"base"}, "", false},
+		// v0.3.0's line names the message, as tags did before deletions were pinned to what they
+		// deleted: it still waives the deletion it was written for, never against the base.
+		{"a tag that names the holder waives the deletion under it", []findings.Side{{Name: "v0.2.0", Findings: []findings.Finding{deletion("acme.person.v1.Person.nickname", "acme.person.v1.Person")}}},
+			findings.Waived, []string{"v0.2.0"}, nil, "v0.3.0", false},
+		{"nor does a tag that names the holder", []findings.Side{{Name: "base", Findings: []findings.Finding{deletion("acme.person.v1.Person.age", "acme.person.v1.Person")}}},
+			findings.Refused, []string{"base"}, []string{"base"}, "", false},
+		{"a tag that names another holder waives nothing", []findings.Side{{Name: "v0.2.0", Findings: []findings.Finding{deletion("acme.person.v1.Address.city", "acme.person.v1.Address")}}},
+			findings.Refused, []string{"v0.2.0"}, []string{"v0.2.0"}, "", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, used := findings.Judge(c.sides, file, history, today)
@@ -71,6 +79,12 @@ func TestJudge(t *testing.T) {
 			}
 		})
 	}
+}
+
+func deletion(element, holder string) findings.Finding {
+	d := f("FIELD_NO_DELETE", element)
+	d.Holder = holder
+	return d
 }
 
 func equal(a, b []string) bool {

@@ -22,6 +22,10 @@ message M {
 enum Top { TOP_UNSPECIFIED = 0; TOP_ONE = 1; }
 service S { rpc Keep(M) returns (M); rpc Gone(M) returns (M); }
 message TopGone {}
+import "google/protobuf/descriptor.proto";
+extend google.protobuf.MessageOptions { string gone_ext = 50001; }
+message Holder { extend google.protobuf.FieldOptions { string nested_ext = 50002; } }
+message R { reserved 5; string a = 1; }
 `
 
 const pinHead = `syntax = "proto3";
@@ -32,6 +36,9 @@ message M {
 }
 enum Top { TOP_UNSPECIFIED = 0; }
 service S { rpc Keep(M) returns (M); }
+import "google/protobuf/descriptor.proto";
+message Holder {}
+message R { string a = 1; }
 `
 
 func TestADeletionIsPinnedToWhatItDeleted(t *testing.T) {
@@ -58,20 +65,31 @@ func TestADeletionIsPinnedToWhatItDeleted(t *testing.T) {
 			Message: `Previously present RPC "Gone" on service "S" was deleted.`}, "p.v1.S", "p.v1.S.Gone"},
 		{bufcli.Violation{Path: "p/x.proto", StartLine: 1, StartColumn: 1, Type: "MESSAGE_NO_DELETE",
 			Message: `Previously present message "TopGone" was deleted from file.`}, "p/x.proto", "p.v1.TopGone"},
+		{bufcli.Violation{Path: "p/x.proto", StartLine: 1, StartColumn: 1, Type: "EXTENSION_NO_DELETE",
+			Message: `Previously present extension "gone_ext" was deleted from file.`}, "p/x.proto", "p.v1.gone_ext"},
+		{bufcli.Violation{Path: "p/x.proto", StartLine: 10, StartColumn: 1, Type: "EXTENSION_NO_DELETE",
+			Message: `Previously present extension "Holder.nested_ext" was deleted from file.`}, "p.v1.Holder", "p.v1.Holder.nested_ext"},
+		// A reserved range is no declaration: it stays on its message.
+		{bufcli.Violation{Path: "p/x.proto", StartLine: 11, StartColumn: 1, Type: "RESERVED_MESSAGE_NO_DELETE",
+			Message: `Previously present reserved range "[5]" on message "R" is missing values: [5] were removed.`}, "p.v1.R", "p.v1.R"},
 		// Not a deletion: pinned where buf points.
 		{bufcli.Violation{Path: "p/x.proto", StartLine: 4, StartColumn: 3, Type: "FIELD_SAME_TYPE",
 			Message: `Field "1" with name "keep" on message "M" changed type.`}, "p.v1.M.keep", "p.v1.M.keep"},
 	} {
 		t.Run(c.v.Type+" "+c.element, func(t *testing.T) {
-			if !findings.IsDeletion(c.v) != (c.v.Type == "FIELD_SAME_TYPE") {
+			if findings.IsDeletion(c.v) != (c.holder != c.element) {
 				t.Errorf("IsDeletion(%q) = %v", c.v.Message, findings.IsDeletion(c.v))
 			}
 			// Without the side that still has it, the deletion stays on its holder.
 			if got := findings.Pin(c.v, head, nil).Element; got != c.holder {
 				t.Errorf("without the base: %q, want %q", got, c.holder)
 			}
-			if got := findings.Pin(c.v, head, base).Element; got != c.element {
-				t.Errorf("with the base: %q, want %q", got, c.element)
+			pinned := findings.Pin(c.v, head, base)
+			if pinned.Element != c.element {
+				t.Errorf("with the base: %q, want %q", pinned.Element, c.element)
+			}
+			if want := map[bool]string{true: c.holder}[c.holder != c.element]; pinned.Holder != want {
+				t.Errorf("holder %q, want %q", pinned.Holder, want)
 			}
 		})
 	}

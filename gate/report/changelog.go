@@ -18,11 +18,12 @@ type Release struct {
 }
 
 // Breaks are a release's breaking findings: every finding no earlier release accepted, against
-// the latest release and against each earlier one.
+// the latest release and against each earlier one. An edit of buf.yaml is none: it breaks no
+// client (it is judged, by its own exception, before it reaches the base).
 func Breaks(d *findings.Document) []findings.Finding {
 	var out []findings.Finding
 	for _, f := range d.Findings {
-		if f.Verdict != findings.Waived {
+		if f.Verdict != findings.Waived && f.Source != findings.SourceGate {
 			out = append(out, f)
 		}
 	}

@@ -92,7 +92,7 @@ func Text(d *findings.Document) string {
 	}
 	gate := ""
 	if config > 0 {
-		gate = ", 1 edit of buf.yaml"
+		gate = fmt.Sprintf(", %d in buf.yaml's settings", config)
 	}
 	summary := fmt.Sprintf("breaking changes: %d found (%d by buf, %d in validation rules%s), %d accepted by exception, %d waived by a release, %d refused",
 		len(d.Findings), buf, validate, gate, accepted, waived, refused)

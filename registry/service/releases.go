@@ -22,7 +22,7 @@ type releaseIndex struct {
 }
 
 // unwaived drops the findings against a version that a newer release accepted: the gate's
-// own rule (releases.History.WaivedBy), so the registry waives exactly what make check does.
+// own rule (findings.WaivedBy), so the registry waives exactly what make check does.
 func (ri *releaseIndex) unwaived(v store.Version, found []findings.Finding) []findings.Finding {
 	if ri == nil {
 		return found
@@ -33,7 +33,7 @@ func (ri *releaseIndex) unwaived(v store.Version, found []findings.Finding) []fi
 	}
 	var out []findings.Finding
 	for _, f := range found {
-		if ri.history.WaivedBy(tag, releases.Break{Rule: f.Rule, Element: f.Element}) == "" {
+		if findings.WaivedBy(ri.history, tag, f) == "" {
 			out = append(out, f)
 		}
 	}

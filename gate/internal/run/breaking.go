@@ -62,11 +62,13 @@ func breaking(ctx context.Context, ws *Workspace, headPath string, head *image.I
 	fmt.Fprintf(log, "breaking: comparing the working tree with %s\n", baseLine(doc))
 
 	snapshots := ws.Snapshots()
-	// The buf.yaml that judges is the working tree's: a change that edits it edits its judge. So an
-	// edit since a side is a finding of its own (refused unless an exception accepts it), and
-	// that side is compared whole (an exclude, or an ignore, changes no .proto).
+	// The buf.yaml that judges is the working tree's: a change that edits it edits its judge. So
+	// each setting it changed since the base is a finding of its own (refused unless an exception
+	// names that setting and its new value), and every side whose buf.yaml differs is compared
+	// whole (an exclude, or an ignore, changes no .proto). Against a release the edit is not a
+	// finding again: it was judged when it reached the base, and it breaks no client.
 	headConfig := readOrEmpty(ws.path(BufYAML))
-	configDiffs := make([][]string, 0, len(history)+1)
+	var configChanges []bufconfig.Change
 	type sideInfo struct {
 		name, commit string
 	}
@@ -95,9 +97,11 @@ func breaking(ctx context.Context, ws *Workspace, headPath string, head *image.I
 			all = all || strings.HasSuffix(p, ".proto")
 		}
 		before, _ := ws.Repo.Show(ctx, s.commit, BufYAML)
-		configDiff := bufconfig.Diff(before, headConfig)
-		configDiffs = append(configDiffs, configDiff)
-		all = all || len(configDiff) > 0
+		changes := bufconfig.Diff(before, headConfig)
+		if s.name == findings.BaseSide {
+			configChanges = changes
+		}
+		all = all || len(changes) > 0
 		commit := s.commit
 		sides = append(sides, compare.Side{
 			Name: s.name, Key: commit + " " + snapshots.Tools, Changed: protos, All: all,
@@ -149,17 +153,20 @@ func breaking(ctx context.Context, ws *Workspace, headPath string, head *image.I
 			}
 			side.Findings = append(side.Findings, f)
 		}
-		if d := configDiffs[i]; len(d) > 0 {
-			side.Findings = append(side.Findings, findings.Finding{
-				Rule: bufconfig.Rule, Element: bufconfig.Element, File: BufYAML, Line: 1, Column: 1, Source: findings.SourceGate,
-				Message: "the configuration that judges the contracts changed (" + strings.Join(d, "; ") +
-					"); it judged this change too: accept it with an exception once reviewed"})
+		if side.Name == findings.BaseSide {
+			for _, c := range configChanges {
+				side.Findings = append(side.Findings, findings.Finding{
+					Rule: bufconfig.Rule, Element: c.Element(), File: BufYAML, Line: 1, Column: 1, Source: findings.SourceGate,
+					Message: "a setting of the configuration that judges the contracts changed, " + c.String() +
+						"; it judged this change too: accept it with an exception once reviewed"})
+			}
 		}
 		judged = append(judged, side)
 	}
 
 	// The exceptions file: its entries must name rules buf knows (with the plugin's) and
-	// elements of the head or the base; both are asked only when there is an entry.
+	// elements of the head, the base or a release, or a setting of buf.yaml; both are asked only
+	// when there is an entry.
 	var baseImage func() *image.Image
 	if base != nil {
 		baseImage = func() *image.Image { return imageOf(0) }
@@ -177,12 +184,14 @@ func breaking(ctx context.Context, ws *Workspace, headPath string, head *image.I
 			return rules[id]
 		},
 		Element: func(name string) bool {
-			if name == bufconfig.Element || head.Index().Has(name) {
+			if bufconfig.IsElement(name) || head.Index().Has(name) {
 				return true
 			}
-			if baseImage != nil {
-				if im := baseImage(); im != nil {
-					return im.Index().Has(name)
+			// The base, then each release: a deletion is named as the side that still has it
+			// declared it (a field deleted since a release is found only in that release).
+			for i := range sides {
+				if im := imageOf(i); im != nil && im.Index().Has(name) {
+					return true
 				}
 			}
 			return false

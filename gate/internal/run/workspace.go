@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,10 +109,40 @@ func (ws *Workspace) compileHead(ctx context.Context, dir string) (string, error
 		return "", err
 	}
 	out := filepath.Join(dir, "head.binpb")
+	if err := onlyRootConfig(ws); err != nil {
+		return "", err
+	}
 	if err := ws.Buf.Build(ctx, ProtoDir, out); err != nil {
 		return "", fmt.Errorf("the working tree: %w", err)
 	}
 	return out, nil
+}
+
+// onlyRootConfig refuses a buf configuration under the contracts' folder: buf builds the head
+// from that folder and reads a buf.yaml (or buf.work.yaml, buf.lock) it finds there first, so
+// such a file would decide which files are the contracts (an exclude) while the gate compares
+// only the root buf.yaml.
+func onlyRootConfig(ws *Workspace) error {
+	var found []string
+	err := filepath.WalkDir(ws.path(ProtoDir), func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		switch d.Name() {
+		case "buf.yaml", "buf.yml", "buf.work.yaml", "buf.work.yml", "buf.lock":
+			rel, _ := filepath.Rel(ws.Root, path)
+			found = append(found, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(found) > 0 {
+		return fmt.Errorf("%s: the contracts are configured by the root %s only; a buf configuration under %s/ would decide what buf builds there without the gate comparing it: delete it",
+			strings.Join(found, ", "), BufYAML, ProtoDir)
+	}
+	return nil
 }
 
 // errFailed is a check that failed, with its own output already printed.
