@@ -9,8 +9,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -69,43 +70,26 @@ func diff(path string, a, b any, out *[]Change) {
 	am, aok := a.(map[string]any)
 	bm, bok := b.(map[string]any)
 	if (aok || a == nil) && (bok || b == nil) {
-		keys := map[string]bool{}
-		for k := range am {
-			keys[k] = true
-		}
-		for k := range bm {
-			keys[k] = true
-		}
-		sorted := make([]string, 0, len(keys))
-		for k := range keys {
-			sorted = append(sorted, k)
-		}
-		sort.Strings(sorted)
-		for _, k := range sorted {
+		for _, k := range keysOf(am, bm) {
 			diff(join(path, k), am[k], bm[k], out)
 		}
 		return
 	}
 	// Lists of modules are told apart by their path, so that one module's edit names that module.
 	if al, bl, ok := modules(a, b); ok {
-		paths := map[string]bool{}
-		for p := range al {
-			paths[p] = true
-		}
-		for p := range bl {
-			paths[p] = true
-		}
-		sorted := make([]string, 0, len(paths))
-		for p := range paths {
-			sorted = append(sorted, p)
-		}
-		sort.Strings(sorted)
-		for _, p := range sorted {
+		for _, p := range keysOf(al, bl) {
 			diff(fmt.Sprintf("%s[path: %s]", path, p), al[p], bl[p], out)
 		}
 		return
 	}
 	*out = append(*out, Change{Path: orTop(path), Before: show(a), After: show(b)})
+}
+
+// keysOf is every key of either mapping, sorted.
+func keysOf(a, b map[string]any) []string {
+	keys := append(slices.Collect(maps.Keys(a)), slices.Collect(maps.Keys(b))...)
+	slices.Sort(keys)
+	return slices.Compact(keys)
 }
 
 // modules indexes two lists of mappings by their "path" key, when every item has a distinct one.
