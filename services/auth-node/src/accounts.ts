@@ -34,24 +34,33 @@ export class Accounts {
   ) {}
 
   async login(username: string, password: string, clientAddress: string): Promise<IssuedToken> {
-    // Counted as a failure from here on, until the password proves right.
-    const { retryAfterSeconds: retryAfter, at: attemptAt } = await this.limiter.attempt(username, clientAddress);
-    if (retryAfter > 0) {
+    const attempt = await this.limiter.attempt(username, clientAddress);
+    if (attempt.retryAfterSeconds > 0) {
+      const retryAfter = attempt.retryAfterSeconds;
       this.log.warn("login refused: too many failures", { username, clientAddress, retryAfterSeconds: retryAfter });
       this.metrics.login("throttled");
       throw tooManyFailures(retryAfter);
     }
-    const user = await this.tracing.child("store.find", () => this.store.find(username));
-    // Always one key derivation, against a dummy hash when the user is unknown, and the
-    // disabled check only after it: every failing path costs the same.
-    const passwordOk = await this.tracing.child("password.verify", () => this.hasher.verify(password, user?.passwordHash));
+    // Decided exactly once, whatever happens: attempts at the same counters wait for it.
+    let user: UserRecord | undefined;
+    let passwordOk: boolean;
+    try {
+      user = await this.tracing.child("store.find", () => this.store.find(username));
+      // Always one key derivation, against a dummy hash when the user is unknown, and the
+      // disabled check only after it: every failing path costs the same.
+      passwordOk = await this.tracing.child("password.verify", () => this.hasher.verify(password, user?.passwordHash));
+    } catch (err) {
+      attempt.abandoned(); // nothing was judged: the store or the hash failed, not the caller
+      throw err;
+    }
     if (!user || !passwordOk || user.disabled) {
+      await attempt.failed();
       const reason = !user ? "unknown user" : !passwordOk ? "wrong password" : "user disabled";
       this.log.info("login failed", { username, clientAddress, reason });
       this.metrics.login("failed");
       throw new ConnectError(LOGIN_FAILED, Code.Unauthenticated);
     }
-    await this.limiter.recordSuccess(username, clientAddress, attemptAt);
+    await attempt.succeeded();
     const issued = await this.tokens.issue(user.username, user.roles);
     this.log.info("login succeeded", { username, clientAddress });
     this.metrics.login("success");

@@ -8,10 +8,16 @@
 //     usual addresses keep working (the server-side form of OWASP's "device cookies").
 // Over a limit, attempts are refused without checking the password until the oldest failure
 // leaves the window. Counting is by the username asked for, existing or not, so the limits
-// reveal nothing about which users exist. An attempt counts as a failure from the moment it is
-// let through (attempt()), before the password is checked, and is taken back if it succeeds:
-// counted only once the ~50 ms key derivation had failed, guesses sent at once all passed the
-// check before the first was counted.
+// reveal nothing about which users exist.
+//
+// Attempts sent at once: a failure is known only after the ~50 ms key derivation, so checked
+// one by one against the failures recorded, thirty guesses sent together all passed before the
+// first was counted. An attempt let through is now undecided until its password is judged, and
+// counts against the limits meanwhile: one that would reach a limit only with the undecided
+// ones waits for them rather than being refused, so correct logins sent at once all pass, and
+// guesses sent at once stop at the limit. Undecided attempts are this process's: replicas
+// sharing PostgreSQL see each other's once decided, so at once each lets through at most the
+// limit.
 //
 // The rules are here; where failures are kept is a LimiterStorage: in memory, per process and
 // bounded (MemoryLimiterStorage, the SQLite default's), or in PostgreSQL, shared by every
@@ -30,8 +36,6 @@ export interface LimiterStorage {
   /** For each key, the times of its failures after since, oldest first. */
   failures(keys: readonly string[], since: number): Promise<number[][]>;
   addFailure(keys: readonly string[], at: number, windowMs: number): Promise<void>;
-  /** Takes back one failure recorded at that time under each key (an attempt that succeeded). */
-  removeFailure(keys: readonly string[], at: number): Promise<void>;
   clearFailures(key: string): Promise<void>;
   /** When the user last logged in from the address, if it is one of theirs. */
   trustedSince(username: string, address: string): Promise<number | undefined>;
@@ -39,9 +43,26 @@ export interface LimiterStorage {
   trust(username: string, address: string, at: number): Promise<void>;
 }
 
+/** An attempt asked for: refused (retryAfterSeconds > 0, and the rest does nothing), or let
+ * through and then decided exactly once. */
+export interface Attempt {
+  readonly retryAfterSeconds: number;
+  /** The password was wrong, or the user unknown or disabled: a failure. */
+  failed(): Promise<void>;
+  /** The password was right: the pair's failures cleared, the address trusted. */
+  succeeded(): Promise<void>;
+  /** Nothing was judged (the store or the hash failed): not a failure. */
+  abandoned(): void;
+}
+
 export class LoginLimiter {
-  /** The last check-and-count started (attempt): the next waits for it. */
-  private counting: Promise<unknown> = Promise.resolve();
+  /** Attempts let through and not decided yet in this process, by counter. */
+  private readonly undecided = new Map<string, number>();
+  /** Failures this process has recorded, by counter: a check that read the counts while one was
+   * being written reads them again. */
+  private readonly recorded = new Map<string, number>();
+  /** Who waits for an attempt on a counter to be decided. */
+  private readonly waiting = new Map<string, Array<() => void>>();
 
   constructor(
     private readonly limits: LoginLimits,
@@ -49,56 +70,104 @@ export class LoginLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Seconds until an attempt may be made again, or 0 when it may be made now. */
+  /** Seconds until an attempt may be made again, or 0 when it may be made now (failures
+   * recorded only; attempt() counts the undecided ones too). */
   async retryAfterSeconds(username: string, address: string): Promise<number> {
-    const now = this.now();
-    const windowMs = this.limits.windowSeconds * 1000;
-    const [[pair, byAddress, byUser], trustedSince] = await Promise.all([
-      this.storage.failures([pairKey(username, address), addressKey(address), userKey(username)], now - windowMs),
-      this.storage.trustedSince(username, address),
-    ]);
-    const trusted = trustedSince !== undefined && now - trustedSince < TRUST_MS;
-    const wait = Math.max(
-      waitFor(pair!, this.limits.perUserAndAddress, windowMs, now),
-      waitFor(byAddress!, this.limits.perAddress, windowMs, now),
-      trusted ? 0 : waitFor(byUser!, this.limits.perUser, windowMs, now),
-    );
-    return Math.ceil(wait / 1000);
+    const { failures, limits, now } = await this.read(username, address);
+    return refusal(failures, limits, this.limits.windowSeconds * 1000, now);
   }
 
-  /** Lets an attempt through, counting it as a failure now (at), or says how many seconds to
-   * wait. A success takes the count back (recordSuccess with at). */
-  attempt(username: string, address: string): Promise<{ retryAfterSeconds: number; at: number }> {
-    // One check-and-count at a time in this process: started together, every check would read
-    // the counts before any was raised. (Replicas sharing PostgreSQL can still interleave theirs,
-    // for the two statements' round trip rather than the key derivation's ~50 ms.)
-    const step = this.counting.then(async () => {
-      const retryAfterSeconds = await this.retryAfterSeconds(username, address);
-      const at = this.now();
-      if (retryAfterSeconds === 0) await this.recordFailure(username, address, at);
-      return { retryAfterSeconds, at };
-    });
-    this.counting = step.catch(() => undefined);
-    return step;
+  /** Asks to try a password: refused while a limit is reached; let through at once when no limit
+   * would be reached even if every undecided attempt failed; otherwise after those decide. */
+  async attempt(username: string, address: string): Promise<Attempt> {
+    const keys = counters(username, address);
+    for (;;) {
+      const before = keys.map((k) => this.recorded.get(k) ?? 0);
+      const { failures, limits, now } = await this.read(username, address);
+      if (keys.some((k, i) => (this.recorded.get(k) ?? 0) !== before[i])) continue;
+      const retryAfterSeconds = refusal(failures, limits, this.limits.windowSeconds * 1000, now);
+      if (retryAfterSeconds > 0) return refused(retryAfterSeconds);
+      const undecided = keys.map((k) => this.undecided.get(k) ?? 0);
+      const pending = keys.filter((k, i) => undecided[i]! > 0 && failures[i]!.length + undecided[i]! >= limits[i]!);
+      if (pending.length === 0) return this.letThrough(username, address, keys);
+      await new Promise<void>((resolve) => {
+        for (const k of pending) this.waiting.set(k, [...(this.waiting.get(k) ?? []), resolve]);
+      });
+    }
   }
 
-  recordFailure(username: string, address: string, at: number = this.now()): Promise<void> {
-    return this.storage.addFailure(
-      [pairKey(username, address), addressKey(address), userKey(username)],
-      at,
-      this.limits.windowSeconds * 1000,
-    );
+  recordFailure(username: string, address: string): Promise<void> {
+    return this.storage.addFailure(counters(username, address), this.now(), this.limits.windowSeconds * 1000);
   }
 
   /** A successful login clears the pair's failures and trusts the address for the user. Not
    * the address's count (one good password must not reset an address guessing at many
-   * accounts), nor the user's (the owner logging in must not reset a distributed attack):
-   * from those only its own attempt, counted at attemptAt, is taken back. */
-  async recordSuccess(username: string, address: string, attemptAt?: number): Promise<void> {
-    if (attemptAt !== undefined) await this.storage.removeFailure([addressKey(address), userKey(username)], attemptAt);
+   * accounts), nor the user's (the owner logging in must not reset a distributed attack). */
+  async recordSuccess(username: string, address: string): Promise<void> {
     await this.storage.clearFailures(pairKey(username, address));
     await this.storage.trust(username, address, this.now());
   }
+
+  private async read(username: string, address: string): Promise<{ failures: number[][]; limits: number[]; now: number }> {
+    const now = this.now();
+    const [failures, trustedSince] = await Promise.all([
+      this.storage.failures(counters(username, address), now - this.limits.windowSeconds * 1000),
+      this.storage.trustedSince(username, address),
+    ]);
+    const trusted = trustedSince !== undefined && now - trustedSince < TRUST_MS;
+    const limits = [this.limits.perUserAndAddress, this.limits.perAddress, trusted ? Infinity : this.limits.perUser];
+    return { failures, limits, now };
+  }
+
+  private letThrough(username: string, address: string, keys: string[]): Attempt {
+    for (const k of keys) this.undecided.set(k, (this.undecided.get(k) ?? 0) + 1);
+    let decided = false;
+    // Synchronous, after any write: a check reading the counts meanwhile sees the failure
+    // written or the attempt still undecided, never neither.
+    const decide = (failure: boolean) => {
+      if (decided) return;
+      decided = true;
+      for (const k of keys) {
+        const left = (this.undecided.get(k) ?? 1) - 1;
+        if (left > 0) this.undecided.set(k, left);
+        else this.undecided.delete(k);
+        if (failure) this.recorded.set(k, (this.recorded.get(k) ?? 0) + 1);
+        const waiters = this.waiting.get(k) ?? [];
+        this.waiting.delete(k);
+        for (const wake of waiters) wake();
+      }
+    };
+    return {
+      retryAfterSeconds: 0,
+      failed: async () => {
+        if (decided) return;
+        try {
+          await this.recordFailure(username, address);
+        } finally {
+          decide(true);
+        }
+      },
+      succeeded: async () => {
+        if (decided) return;
+        try {
+          await this.recordSuccess(username, address);
+        } finally {
+          decide(false);
+        }
+      },
+      abandoned: () => decide(false),
+    };
+  }
+}
+
+function refused(retryAfterSeconds: number): Attempt {
+  return { retryAfterSeconds, failed: async () => {}, succeeded: async () => {}, abandoned: () => {} };
+}
+
+/** Seconds until every counter is under its limit (0: it is now). */
+function refusal(failures: number[][], limits: number[], windowMs: number, now: number): number {
+  const wait = Math.max(...failures.map((f, i) => waitFor(f, limits[i]!, windowMs, now)));
+  return Math.ceil(wait / 1000);
 }
 
 /** How long until fewer than limit failures are left in the window (failures oldest first). */
@@ -111,6 +180,8 @@ function waitFor(failures: number[], limit: number, windowMs: number, now: numbe
 const pairKey = (username: string, address: string) => `pair:${JSON.stringify([username, address])}`;
 const addressKey = (address: string) => `addr:${address}`;
 const userKey = (username: string) => `user:${username}`;
+/** The three counters an attempt is held to, in the order of their limits. */
+const counters = (username: string, address: string) => [pairKey(username, address), addressKey(address), userKey(username)];
 
 /** One process's failures, in memory and bounded: keys whose failures aged out are forgotten. */
 export class MemoryLimiterStorage implements LimiterStorage {
@@ -138,15 +209,6 @@ export class MemoryLimiterStorage implements LimiterStorage {
     for (const key of this.failureTimes.keys()) {
       if (this.failureTimes.size <= MAX_COUNTERS) break;
       this.failureTimes.delete(key);
-    }
-  }
-
-  async removeFailure(keys: readonly string[], at: number): Promise<void> {
-    for (const key of keys) {
-      const list = this.failureTimes.get(key);
-      const i = list?.indexOf(at) ?? -1;
-      if (i >= 0) list!.splice(i, 1);
-      if (list?.length === 0) this.failureTimes.delete(key);
     }
   }
 

@@ -176,16 +176,6 @@ export class PostgresStore implements UserStore, LimiterStorage, KeyStore {
     }
   }
 
-  async removeFailure(keys: readonly string[], at: number): Promise<void> {
-    // One row per key: another attempt of the same millisecond keeps its own.
-    await this.query(
-      "remove-failure",
-      `DELETE FROM login_failures WHERE ctid IN
-         (SELECT DISTINCT ON (key) ctid FROM login_failures WHERE key = ANY($1) AND at = $2)`,
-      [keys, at],
-    );
-  }
-
   async clearFailures(key: string): Promise<void> {
     await this.query("clear-failures", "DELETE FROM login_failures WHERE key = $1", [key]);
   }

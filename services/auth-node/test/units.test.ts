@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { ConfigError, loadConfig } from "../src/config.js";
 import { asyncLineWriter } from "../src/log-writer.js";
 import { createLogger } from "../src/log.js";
-import { type LimiterStorage, LoginLimiter, MemoryLimiterStorage } from "../src/login-limiter.js";
+import { type Attempt, type LimiterStorage, LoginLimiter, MemoryLimiterStorage } from "../src/login-limiter.js";
 import pg from "pg";
 import { PostgresStore } from "../src/postgres-store.js";
 import { PasswordHasher } from "../src/passwords.js";
@@ -98,22 +98,42 @@ for (const [where, open] of limiterStorages) describe(`login limiter, ${where}`,
     assert.equal(await limiter.retryAfterSeconds("ann", "10.0.0.1"), 0);
   });
 
-  it("lets through at once no more attempts than the limit, wherever failures are kept", async () => {
-    // Checked and counted in one step: ten attempts started together, as a login's are before
-    // any password is checked, pass the pair's limit of 3 three times.
+  // Ten attempts at once; each let through is decided a little later, as a login is once its
+  // password is checked.
+  const atOnce = (limiter: LoginLimiter, decide: (a: Attempt) => Promise<void> | void) =>
+    Promise.all(Array.from({ length: 10 }, async () => {
+      const a = await limiter.attempt("ann", "10.0.0.1");
+      if (a.retryAfterSeconds > 0) return "refused";
+      await delay(5);
+      await decide(a);
+      return "through";
+    }));
+
+  it("lets through no more wrong guesses sent at once than the limit", async () => {
     const limiter = new LoginLimiter(limits, (kept = await open()).storage, () => 1_000_000);
-    const waits = await Promise.all(Array.from({ length: 10 }, () => limiter.attempt("ann", "10.0.0.1")));
-    assert.deepEqual(waits.map((w) => w.retryAfterSeconds > 0), [false, false, false, true, true, true, true, true, true, true]);
+    const outcomes = await atOnce(limiter, (a) => a.failed());
+    assert.deepEqual([outcomes.filter((o) => o === "through").length, outcomes.filter((o) => o === "refused").length], [3, 7]);
   });
 
-  it("an attempt that succeeds is taken back from the address's and the user's counts", async () => {
+  it("lets every correct login sent at once through, more than the limit", async () => {
+    const limiter = new LoginLimiter(limits, (kept = await open()).storage, () => 1_000_000);
+    assert.deepEqual(await atOnce(limiter, (a) => a.succeeded()), Array(10).fill("through"));
+  });
+
+  it("counts no failure for an attempt nothing judged (the store or the hash failed)", async () => {
+    const limiter = new LoginLimiter(limits, (kept = await open()).storage, () => 1_000_000);
+    assert.deepEqual(await atOnce(limiter, (a) => a.abandoned()), Array(10).fill("through"));
+    assert.equal(await limiter.retryAfterSeconds("ann", "10.0.0.1"), 0);
+  });
+
+  it("counts no failure for a success against the address's and the user's limits", async () => {
     const now = 1_000_000;
     const limiter = new LoginLimiter(limits, (kept = await open()).storage, () => now);
     // Six good logins from one address (its limit is 5), each its own user.
     for (let i = 0; i < 6; i++) {
-      const { retryAfterSeconds, at } = await limiter.attempt(`user${i}`, "10.0.0.7");
-      assert.equal(retryAfterSeconds, 0, `login ${i}`);
-      await limiter.recordSuccess(`user${i}`, "10.0.0.7", at);
+      const attempt = await limiter.attempt(`user${i}`, "10.0.0.7");
+      assert.equal(attempt.retryAfterSeconds, 0, `login ${i}`);
+      await attempt.succeeded();
     }
     assert.equal(await limiter.retryAfterSeconds("user9", "10.0.0.7"), 0);
   });
