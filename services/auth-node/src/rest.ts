@@ -24,6 +24,7 @@ import { ServingStatus } from "./health.js";
 import type { Logger } from "./log.js";
 import { type CallRecord, OK } from "./metrics.js";
 import { jwks } from "./signing-key.js";
+import { answeredEarly } from "./transport-limits.js";
 import { assertValid } from "./validation.js";
 
 // Not a ConnectError subclass: ConnectError's instanceof accepts any ConnectError-shaped
@@ -88,6 +89,11 @@ export function restHandler(app: App, maxBodyBytes: number, log: Logger): (req: 
     const route = routes.get(path);
     const record = route ? metrics.start(AuthService.typeName, route.method.name, "rest") : undefined;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}, code: Code = Code.Unknown) => {
+      if (!req.complete) {
+        // Until the body has been read whole: the connection's next request is answered as any.
+        answeredEarly.add(req.socket);
+        req.once("end", () => answeredEarly.delete(req.socket));
+      }
       res.writeHead(status, { "content-type": "application/json", [CONTRACTS_VERSION_HEADER]: CONTRACTS_VERSION, ...headers })
         .end(typeof body === "string" ? body : JSON.stringify(body));
       if (record) {
@@ -180,6 +186,10 @@ function readBody(req: IncomingMessage, maxBodyBytes: number): Promise<string> {
         reject(new ConnectError("request body is not valid UTF-8", Code.InvalidArgument));
       }
     });
-    req.on("error", reject);
+    // The connection closed before the body ended: the client left, or was cut at the arrival
+    // limit (408 from answerClientError). The client's doing, not an error of ours.
+    req.on("error", (err: NodeJS.ErrnoException) =>
+      reject(req.destroyed ? new ConnectError(`the request did not arrive whole (${err.message})`, Code.Canceled) : err),
+    );
   });
 }

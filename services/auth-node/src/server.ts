@@ -13,7 +13,7 @@ import { metricsServer } from "./metrics-server.js";
 import { restHandler } from "./rest.js";
 import { shareListener } from "./rpc-listener.js";
 import { rpcPort } from "./rpc-port.js";
-import { http1Limits } from "./transport-limits.js";
+import { answeredEarly, http1Limits } from "./transport-limits.js";
 
 export interface RunningServer {
   port: number;
@@ -124,7 +124,9 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
  */
 function answerClientError(headerLimit: number): (err: NodeJS.ErrnoException, socket: Duplex) => void {
   return (err, socket) => {
-    if (!socket.writable) return void socket.destroy();
+    // A request already answered while its body still came (a 413) gets no second status line:
+    // the connection just closes. (Node's own handler writes one once that answer has ended.)
+    if (!socket.writable || answeredEarly.has(socket)) return void socket.destroy();
     const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
     // Node's own answers where it has one: 408 to a request that did not arrive in time.
     if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {

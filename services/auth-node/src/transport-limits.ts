@@ -89,3 +89,7 @@ function clientTimeoutMs(headers: IncomingHttpHeaders): number | undefined {
   const connect = /^\d{1,10}$/.exec(String(headers["connect-timeout-ms"] ?? ""));
   return connect ? Number(connect[0]) : undefined;
 }
+
+/** Connections whose request was answered before its body had arrived (a REST body refused as
+ * too large is read on and dropped): cut at the arrival limit, they get no second answer. */
+export const answeredEarly = new WeakSet<object>();

@@ -167,6 +167,26 @@ describe("the RPC port's HTTP/1.1 limits and shutdown", () => {
         assert.match(cut.text, /^HTTP\/1\.1 408 /, cut.text);
         assert.ok(cut.ms < 5000, `cut after ${cut.ms} ms`);
       }
+      // A client cut at the limit is the client's doing: no error in the log (one line each
+      // would let anyone fill it cheaply).
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.deepEqual(s.lines.filter((l) => /"level":"error"/.test(l)), []);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("answers a request once: a REST body refused as too large and then cut at the limit gets its 413 alone", async () => {
+    // Chunked, so the size is known only as it arrives: 413 goes out past 64 KiB, the rest is
+    // read and dropped, and the arrival limit then cuts the connection; its 408 was written
+    // after the 413, on a connection that had already been answered.
+    const s = await startTestServer({ limits: { ...(await import("../src/config.js")).loadConfig({}).limits, requestArrivalSeconds: 1 } });
+    try {
+      const chunk = "x".repeat(70 * 1024);
+      const cut = await raw(s.server.restPort,
+        `POST /api/login HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+      assert.match(cut.text, /^HTTP\/1\.1 413 /, cut.text.slice(0, 200));
+      assert.equal(cut.text.match(/HTTP\/1\.1 \d{3} /g)?.length, 1, cut.text.slice(0, 400));
     } finally {
       await s.close();
     }
