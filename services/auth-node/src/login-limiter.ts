@@ -28,7 +28,8 @@ import type { LoginLimits } from "./config.js";
 export const TRUST_MS = 30 * 24 * 3600 * 1000;
 /** Addresses remembered per user; the least recently used is forgotten first. */
 export const TRUSTED_PER_USER = 16;
-/** Failure counters kept at most in memory; past it those idle longest are dropped. */
+/** Failure counters kept at most in memory; past it those idle longest (neither checked nor
+ * failed) are dropped. */
 const MAX_COUNTERS = 100_000;
 
 /** Where failures and trusted addresses are kept. Times are milliseconds since the epoch. */
@@ -197,10 +198,7 @@ export class MemoryLimiterStorage implements LimiterStorage {
     for (const key of keys) {
       const list = this.recent(key, at - windowMs);
       list.push(at);
-      // Moved to the end: the map's order is by last failure, and the cap below drops the
-      // counters idle longest, not those of an account still under attack.
-      this.failureTimes.delete(key);
-      this.failureTimes.set(key, list);
+      this.failureTimes.set(key, list); // at the end (recent): the cap drops the idle first
     }
     // Forget keys whose failures have all aged out, so memory follows recent traffic only.
     if (++this.recorded % 1000 === 0) {
@@ -231,10 +229,12 @@ export class MemoryLimiterStorage implements LimiterStorage {
     this.trusted.set(username, addresses);
   }
 
+  /** A counter's failures in the window; read or written, it moves to the end of the map (the
+   * cap drops from the front: those neither checked nor failed for longest). */
   private recent(key: string, since: number): number[] {
     const list = (this.failureTimes.get(key) ?? []).filter((at) => at > since);
-    if (list.length === 0) this.failureTimes.delete(key);
-    else this.failureTimes.set(key, list);
+    this.failureTimes.delete(key);
+    if (list.length > 0) this.failureTimes.set(key, list);
     return list;
   }
 }

@@ -215,7 +215,7 @@ if (store === "postgres") describe("PostgreSQL store, a statement cancelled", ()
 });
 
 describe("login limiter in memory, full", () => {
-  it("forgets the counters whose last failure is oldest, not the first made", async () => {
+  it("forgets the counters idle longest (no failure, no check), not the first made", async () => {
     // 100,000 counters at most. Dropped in the order they were made, the counters of an account
     // under attack went first: failures sprayed from other names and addresses reset them.
     let now = 1_000_000;
@@ -230,6 +230,11 @@ describe("login limiter in memory, full", () => {
     await limiter.recordFailure("ann", "192.0.2.1");
     await spray(20_000); // 120,000 made: the first spray's oldest 20,000 are dropped
     assert.ok(await limiter.retryAfterSeconds("ann", "192.0.2.1") > 0, "ann's three failures are still counted");
+    // Refused from then on, ann's guesses record no failure; each refusal read the counters.
+    await spray(40_000);
+    assert.ok(await limiter.retryAfterSeconds("ann", "192.0.2.1") > 0, "read, so not idle");
+    await spray(60_000);
+    assert.ok(await limiter.retryAfterSeconds("ann", "192.0.2.1") > 0, "still counted after a refusal");
   });
 });
 
