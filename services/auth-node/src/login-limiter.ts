@@ -59,9 +59,10 @@ export interface Attempt {
 export class LoginLimiter {
   /** Attempts let through and not decided yet in this process, by counter. */
   private readonly undecided = new Map<string, number>();
-  /** Failures this process has recorded, by counter: a check that read the counts while one was
-   * being written reads them again. */
-  private readonly recorded = new Map<string, number>();
+  /** Failures this process has recorded: a check that read the counts while one was being
+   * written reads them again. One number, not one per counter: counters are named by callers,
+   * and a map of them kept for ever would grow with every name an attacker tries. */
+  private recorded = 0;
   /** Who waits for an attempt on a counter to be decided. */
   private readonly waiting = new Map<string, Array<() => void>>();
 
@@ -83,16 +84,20 @@ export class LoginLimiter {
   async attempt(username: string, address: string): Promise<Attempt> {
     const keys = counters(username, address);
     for (;;) {
-      const before = keys.map((k) => this.recorded.get(k) ?? 0);
+      const before = this.recorded;
       const { failures, limits, now } = await this.read(username, address);
-      if (keys.some((k, i) => (this.recorded.get(k) ?? 0) !== before[i])) continue;
+      if (this.recorded !== before) continue;
       const retryAfterSeconds = refusal(failures, limits, this.limits.windowSeconds * 1000, now);
       if (retryAfterSeconds > 0) return refused(retryAfterSeconds);
       const undecided = keys.map((k) => this.undecided.get(k) ?? 0);
       const pending = keys.filter((k, i) => undecided[i]! > 0 && failures[i]!.length + undecided[i]! >= limits[i]!);
       if (pending.length === 0) return this.letThrough(username, address, keys);
       await new Promise<void>((resolve) => {
-        for (const k of pending) this.waiting.set(k, [...(this.waiting.get(k) ?? []), resolve]);
+        for (const k of pending) {
+          const list = this.waiting.get(k) ?? [];
+          list.push(resolve);
+          this.waiting.set(k, list);
+        }
       });
     }
   }
@@ -128,11 +133,11 @@ export class LoginLimiter {
     const decide = (failure: boolean) => {
       if (decided) return;
       decided = true;
+      if (failure) this.recorded++;
       for (const k of keys) {
         const left = (this.undecided.get(k) ?? 1) - 1;
         if (left > 0) this.undecided.set(k, left);
         else this.undecided.delete(k);
-        if (failure) this.recorded.set(k, (this.recorded.get(k) ?? 0) + 1);
         const waiters = this.waiting.get(k) ?? [];
         this.waiting.delete(k);
         for (const wake of waiters) wake();
