@@ -92,6 +92,9 @@ export class LoginLimiter {
       const undecided = keys.map((k) => this.undecided.get(k) ?? 0);
       const pending = keys.filter((k, i) => undecided[i]! > 0 && failures[i]!.length + undecided[i]! >= limits[i]!);
       if (pending.length === 0) return this.letThrough(username, address, keys);
+      // At most as many waiting as the limit lets through: every decision wakes them all to read
+      // the counters again, so a flood would cost that many reads a decision. Past it: a second.
+      if (keys.some((k, i) => pending.includes(k) && (this.waiting.get(k)?.length ?? 0) >= limits[i]!)) return refused(1);
       await new Promise<void>((resolve) => {
         for (const k of pending) {
           const list = this.waiting.get(k) ?? [];
@@ -129,10 +132,8 @@ export class LoginLimiter {
     for (const k of keys) this.undecided.set(k, (this.undecided.get(k) ?? 0) + 1);
     let decided = false;
     // Synchronous, after any write: a check reading the counts meanwhile sees the failure
-    // written or the attempt still undecided, never neither.
+    // written or the attempt still undecided, never neither. Once (settle() takes the call).
     const decide = (failure: boolean) => {
-      if (decided) return;
-      decided = true;
       if (failure) this.recorded++;
       for (const k of keys) {
         const left = (this.undecided.get(k) ?? 1) - 1;
@@ -147,6 +148,7 @@ export class LoginLimiter {
       retryAfterSeconds: 0,
       failed: async () => {
         if (decided) return;
+        decided = true;
         try {
           await this.recordFailure(username, address);
         } finally {
@@ -155,13 +157,18 @@ export class LoginLimiter {
       },
       succeeded: async () => {
         if (decided) return;
+        decided = true;
         try {
           await this.recordSuccess(username, address);
         } finally {
           decide(false);
         }
       },
-      abandoned: () => decide(false),
+      abandoned: () => {
+        if (decided) return;
+        decided = true;
+        decide(false);
+      },
     };
   }
 }
