@@ -144,26 +144,19 @@ export class LoginLimiter {
         for (const wake of waiters) wake();
       }
     };
+    const settle = async (write: () => Promise<void>, failure: boolean) => {
+      if (decided) return;
+      decided = true;
+      try {
+        await write();
+      } finally {
+        decide(failure);
+      }
+    };
     return {
       retryAfterSeconds: 0,
-      failed: async () => {
-        if (decided) return;
-        decided = true;
-        try {
-          await this.recordFailure(username, address);
-        } finally {
-          decide(true);
-        }
-      },
-      succeeded: async () => {
-        if (decided) return;
-        decided = true;
-        try {
-          await this.recordSuccess(username, address);
-        } finally {
-          decide(false);
-        }
-      },
+      failed: () => settle(() => this.recordFailure(username, address), true),
+      succeeded: () => settle(() => this.recordSuccess(username, address), false),
       abandoned: () => {
         if (decided) return;
         decided = true;
