@@ -132,6 +132,16 @@ function answerClientError(headerLimit: number): (err: NodeJS.ErrnoException, so
     if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
       return void socket.end("HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
     }
+    // A gRPC-Web client reads grpc-status, not the HTTP status (a bare 431 is UNKNOWN to it):
+    // when the bytes Node read name gRPC-Web, the same trailers-only answer as over HTTP/2.
+    const grpcWeb = /\r\ncontent-type:[ \t]*(application\/grpc-web[\w+.;= -]*)/i.exec(
+      (err as { rawPacket?: Buffer }).rawPacket?.toString("latin1") ?? "",
+    );
+    if (tooLarge && grpcWeb) {
+      const message = encodeURIComponent(`request headers are larger than ${headerLimit} bytes`);
+      return void socket.end(`HTTP/1.1 200 OK\r\ncontent-type: ${grpcWeb[1]!.trim()}\r\ngrpc-status: 8\r\n`
+        + `grpc-message: ${message}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
+    }
     const body = JSON.stringify(tooLarge
       ? { code: "resource_exhausted", message: `request headers are larger than ${headerLimit} bytes` }
       : { code: "invalid_argument", message: "the request is not valid HTTP/1.1" });

@@ -144,6 +144,13 @@ describe("the RPC port over HTTP/1.1", () => {
     assert.equal((JSON.parse(answer.body.toString()) as { code: string }).code, "resource_exhausted");
   });
 
+  it("refuses a gRPC-Web call's headers over the limit with RESOURCE_EXHAUSTED, as over HTTP/2", async () => {
+    // A bare 431 reads as UNKNOWN to a gRPC-Web client, which looks for grpc-status.
+    const client = createClient(AuthService, http1Transports(s.server.port)["grpc-web"]);
+    await rejects(client.login(ADMIN, { headers: { "x-padding": "p".repeat(20_000) } }), Code.ResourceExhausted);
+    assert.ok((await client.login(ADMIN)).token);
+  });
+
   it("refuses a message over the limit with RESOURCE_EXHAUSTED", async () => {
     const answer = await http1(s.server.port, "POST", "/acme.auth.v1.AuthService/ValidateToken",
       { "content-type": "application/json", "connect-protocol-version": "1" }, JSON.stringify({ token: "t".repeat(70 * 1024) }));
