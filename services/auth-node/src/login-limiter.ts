@@ -14,8 +14,9 @@
 // one by one against the failures recorded, thirty guesses sent together all passed before the
 // first was counted. An attempt let through is now undecided until its password is judged, and
 // counts against the limits meanwhile: one that would reach a limit only with the undecided
-// ones waits for them rather than being refused, so correct logins sent at once all pass, and
-// guesses sent at once stop at the limit. Undecided attempts are this process's: replicas
+// ones waits for them rather than being refused (at most the limit's number wait; more are told
+// to retry in a second), so correct logins sent at once pass, and guesses sent at once stop at
+// the limit. Undecided attempts are this process's: replicas
 // sharing PostgreSQL see each other's once decided, so at once each lets through at most the
 // limit.
 //
