@@ -8,7 +8,7 @@ import pytest
 
 from conftest import git
 from edits import RULES_BREAKING, Case, Replace
-from gate import commit, document, findings, gate, output
+from gate import commit, document, findings, gate, output, run
 from test_exceptions import NEXT_YEAR, entry, with_exceptions
 from test_schema_changes import apply
 
@@ -98,4 +98,21 @@ def test_comments_and_layout_of_buf_yaml_are_no_edit(clone):
     commit(clone, "buf.yaml: a comment, flow style")
     result = gate(clone)
     assert result.returncode == 0, output(result)
+    assert findings(clone) == set()
+
+
+def test_a_release_after_an_accepted_edit_of_buf_yaml_is_no_breaking_one(clone):
+    # Judged with its exception when it reached main, whose next change deleted the used-up
+    # entry: the release plan compares with the latest release, where buf.yaml differs, and must
+    # neither refuse it again nor call it a break of that release's clients.
+    git(clone, "checkout", "-q", "main")
+    git(clone, "tag", "-a", "v0.1.0", "-m", "Release v0.1.0")
+    apply(clone, Case("lint eased", (LINT,)))
+    with_exceptions(clone, entry(element="buf.yaml:lint.except=[COMMENT_FIELD]", rule=RULE, reason="field comments optional (ACME-8)"))
+    commit(clone, "lint: field comments optional, accepted")
+    with_exceptions(clone)
+    commit(clone, "the used-up entry deleted")
+    result = run(clone, "release", "plan")
+    assert result.returncode == 0, output(result)
+    assert "kind=none\n" in result.stdout and "breaks=\n" in result.stdout, output(result)
     assert findings(clone) == set()
