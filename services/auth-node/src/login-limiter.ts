@@ -32,6 +32,8 @@ export const TRUSTED_PER_USER = 16;
 /** Failure counters kept at most in memory; past it those idle longest (neither checked nor
  * failed) are dropped. */
 const MAX_COUNTERS = 100_000;
+/** Reads of the counters one attempt makes when failures keep being recorded meanwhile. */
+const MAX_READS = 8;
 
 /** Where failures and trusted addresses are kept. Times are milliseconds since the epoch. */
 export interface LimiterStorage {
@@ -64,8 +66,9 @@ export class LoginLimiter {
    * written reads them again. One number, not one per counter: counters are named by callers,
    * and a map of them kept for ever would grow with every name an attacker tries. */
   private recorded = 0;
-  /** Who waits for an attempt on a counter to be decided. */
-  private readonly waiting = new Map<string, Array<() => void>>();
+  /** Who waits for an attempt on a counter to be decided (a waiter leaves every counter's set
+   * when it wakes, so a set's size is the attempts waiting on it). */
+  private readonly waiting = new Map<string, Set<() => void>>();
 
   constructor(
     private readonly limits: LoginLimits,
@@ -84,10 +87,15 @@ export class LoginLimiter {
    * would be reached even if every undecided attempt failed; otherwise after those decide. */
   async attempt(username: string, address: string): Promise<Attempt> {
     const keys = counters(username, address);
-    for (;;) {
+    for (let reads = 1; ; reads++) {
       const before = this.recorded;
       const { failures, limits, now } = await this.read(username, address);
-      if (this.recorded !== before) continue;
+      if (this.recorded !== before) {
+        // A failure was recorded somewhere in this process while the counts were read: read
+        // again, a few times; past that, under a flood of failures, ask to retry in a second.
+        if (reads < MAX_READS) continue;
+        return refused(1);
+      }
       const retryAfterSeconds = refusal(failures, limits, this.limits.windowSeconds * 1000, now);
       if (retryAfterSeconds > 0) return refused(retryAfterSeconds);
       const undecided = keys.map((k) => this.undecided.get(k) ?? 0);
@@ -95,13 +103,17 @@ export class LoginLimiter {
       if (pending.length === 0) return this.letThrough(username, address, keys);
       // At most as many waiting as the limit lets through: every decision wakes them all to read
       // the counters again, so a flood would cost that many reads a decision. Past it: a second.
-      if (keys.some((k, i) => pending.includes(k) && (this.waiting.get(k)?.length ?? 0) >= limits[i]!)) return refused(1);
+      if (keys.some((k, i) => pending.includes(k) && (this.waiting.get(k)?.size ?? 0) >= limits[i]!)) return refused(1);
       await new Promise<void>((resolve) => {
-        for (const k of pending) {
-          const list = this.waiting.get(k) ?? [];
-          list.push(resolve);
-          this.waiting.set(k, list);
-        }
+        const wake = () => {
+          for (const k of pending) {
+            const set = this.waiting.get(k);
+            set?.delete(wake);
+            if (set?.size === 0) this.waiting.delete(k);
+          }
+          resolve();
+        };
+        for (const k of pending) this.waiting.set(k, (this.waiting.get(k) ?? new Set()).add(wake));
       });
     }
   }
@@ -140,9 +152,7 @@ export class LoginLimiter {
         const left = (this.undecided.get(k) ?? 1) - 1;
         if (left > 0) this.undecided.set(k, left);
         else this.undecided.delete(k);
-        const waiters = this.waiting.get(k) ?? [];
-        this.waiting.delete(k);
-        for (const wake of waiters) wake();
+        for (const wake of [...(this.waiting.get(k) ?? [])]) wake();
       }
     };
     const settle = async (write: () => Promise<void>, failure: boolean) => {

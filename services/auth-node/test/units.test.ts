@@ -142,6 +142,23 @@ for (const [where, open] of limiterStorages) describe(`login limiter, ${where}`,
     assert.equal(await limiter.retryAfterSeconds("ann", "10.0.0.1"), 0);
   });
 
+  it("counts a waiter once however often it waits, so the cap on waiters refuses no one spuriously", async () => {
+    const limiter = new LoginLimiter({ perUserAndAddress: 2, perAddress: 3, perUser: 100, windowSeconds: 60 }, (kept = await open()).storage, () => 1_000_000);
+    const [a1, a2, b1] = [await limiter.attempt("ann", "10.0.0.1"), await limiter.attempt("ann", "10.0.0.1"), await limiter.attempt("bob", "10.0.0.1")];
+    // Waits on ann's pair and on the address; bob's success wakes it through the address only,
+    // and it waits again on the pair. Left behind in the pair's list, its first wait counted
+    // as a second waiter, and the next attempt was told to retry in a second.
+    const w = limiter.attempt("ann", "10.0.0.1");
+    await delay(5);
+    await b1.succeeded();
+    await delay(5);
+    const x = limiter.attempt("ann", "10.0.0.1");
+    await delay(5);
+    await a1.succeeded();
+    await a2.succeeded();
+    assert.deepEqual([(await w).retryAfterSeconds, (await x).retryAfterSeconds], [0, 0]);
+  });
+
   it("counts no failure for a success against the address's and the user's limits", async () => {
     const now = 1_000_000;
     const limiter = new LoginLimiter(limits, (kept = await open()).storage, () => now);
