@@ -133,7 +133,9 @@ function answerClientError(headerLimit: number): (err: NodeJS.ErrnoException, so
       return void socket.end("HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
     }
     // A gRPC-Web client reads grpc-status, not the HTTP status (a bare 431 is UNKNOWN to it):
-    // when the bytes Node read name gRPC-Web, the same trailers-only answer as over HTTP/2.
+    // when the bytes Node was parsing as the limit was crossed name gRPC-Web, the same
+    // trailers-only answer as over HTTP/2. (Only that read's bytes: a content type in an earlier
+    // read of a long head is not seen, and the 431 stands.)
     const grpcWeb = /\r\ncontent-type:[ \t]*(application\/grpc-web[\w+.;= -]*)/i.exec(
       (err as { rawPacket?: Buffer }).rawPacket?.toString("latin1") ?? "",
     );
