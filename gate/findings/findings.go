@@ -90,8 +90,9 @@ var quotedProto = regexp.MustCompile(`"([^"]+\.proto)"`)
 
 // WaivedBy is the release newer than tag that accepted this finding ("" when none did). A tag
 // made before deletions were pinned to what they deleted names the holder instead ("Accepted-
-// Break: FIELD_NO_DELETE acme.person.v1.Person"); it still waives the deletion it was written
-// for, against the releases before it: the base is never waived, so no new deletion passes by it.
+// Break: FIELD_NO_DELETE acme.person.v1.Person"); it still waives, against the releases before
+// it, every deletion under that holder by that rule — the one it was written for among them. A
+// later deletion passes nothing by it: it also breaks the base, which is never waived.
 func WaivedBy(h releases.History, tag string, f Finding) string {
 	if by := h.WaivedBy(tag, releases.Break{Rule: f.Rule, Element: f.Element}); by != "" || f.Holder == "" {
 		return by

@@ -72,7 +72,11 @@ case "$kind" in
   none) die "nothing changed in the contracts since $latest: no release" ;;
   breaking)
     grep -E '^[a-z].*:[0-9]+:[0-9]+:' "$work/check.log" >&2 || true
-    [[ -n "$reason" ]] || die "refused: breaking changes for the clients of $breaks (above). A v1 package should not break: add v2 beside it (docs/releases.md). To release the break anyway, give the reason: make release REASON=\"…\"" ;;
+    # No finding names a release when declarations went without one (a package an accepted
+    # buf.yaml edit excluded): the SDKs still lose them.
+    what="breaking changes for the clients of $breaks (above)"
+    [[ -n "$breaks" ]] || what="declarations removed since $latest (the plan's 'removed' in .tmp/gate/findings.json)"
+    [[ -n "$reason" ]] || die "refused: $what. A v1 package should not break: add v2 beside it (docs/releases.md). To release the break anyway, give the reason: make release REASON=\"…\"" ;;
 esac
 tag="v$next"
 git rev-parse -q --verify "refs/tags/$tag" >/dev/null && die "$tag exists already: a version is released once"

@@ -80,6 +80,10 @@ func Check(ctx context.Context, ws *Workspace, o CheckOptions) error {
 		fn   func() error
 	}{
 		{"lint", func() error {
+			// A buf.yaml under proto/ would choose the lint rules too.
+			if err := onlyRootConfig(ws); err != nil {
+				return err
+			}
 			r, err := ws.Buf.Lint(ctx)
 			if err != nil {
 				return err
