@@ -89,6 +89,9 @@ def test_a_buf_yaml_under_proto_is_refused(clone):
     result = gate(clone)
     assert result.returncode != 0, output(result)
     assert "proto/buf.yaml: the contracts are configured by the root buf.yaml only" in output(result)
+    # It would choose the lint rules too.
+    linted = run(clone, "check", "--only", "lint")
+    assert linted.returncode != 0 and "proto/buf.yaml: the contracts are configured by the root" in output(linted), output(linted)
 
 
 def test_comments_and_layout_of_buf_yaml_are_no_edit(clone):
