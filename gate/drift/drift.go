@@ -318,9 +318,13 @@ func committed(ctx context.Context, root string, outs []string) (map[string]stri
 		if f == "" {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(root, f))
-		if _, lerr := os.Lstat(filepath.Join(root, f)); errors.Is(err, fs.ErrNotExist) && errors.Is(lerr, fs.ErrNotExist) {
-			continue // a tracked file deleted from disk is simply missing (not a link to nothing)
+		path := filepath.Join(root, f)
+		data, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			// A tracked file deleted from disk is simply missing; a link to nothing is there.
+			if _, lerr := os.Lstat(path); errors.Is(lerr, fs.ErrNotExist) {
+				continue
+			}
 		}
 		if err != nil {
 			// Skipped, an unreadable file nothing generates would pass as absent.
