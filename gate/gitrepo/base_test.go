@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -171,5 +172,14 @@ func TestTagsAndChanges(t *testing.T) {
 	}
 	if strings.Join(changed, " ") != "proto/a.proto proto/c.proto" || strings.Join(deleted, " ") != "proto/a.proto" {
 		t.Errorf("changed %v deleted %v", changed, deleted)
+	}
+	// Several paths in one diff: a file at the root beside the folder.
+	os.WriteFile(filepath.Join(r.dir, "buf.yaml"), []byte("version: v2\n"), 0o644)
+	changed, _, err = gitrepo.Repo{Dir: r.dir}.Changed(context.Background(), r.rev("HEAD"), "proto", "buf.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sort.Strings(changed); strings.Join(changed, " ") != "buf.yaml proto/a.proto proto/c.proto" {
+		t.Errorf("changed %v", changed)
 	}
 }

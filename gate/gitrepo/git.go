@@ -108,10 +108,10 @@ func (r Repo) Tags(ctx context.Context, pattern string) ([]Tag, error) {
 	return tags, nil
 }
 
-// Changed lists the files under dir that differ between a commit and the working tree
-// (untracked files included), and those of them that were deleted.
-func (r Repo) Changed(ctx context.Context, commit, dir string) (paths, deleted []string, err error) {
-	out, err := r.raw(ctx, "diff", "--no-renames", "--name-status", "-z", commit, "--", dir)
+// Changed lists the files at or under the given paths that differ between a commit and the
+// working tree (untracked files included), and those of them that were deleted.
+func (r Repo) Changed(ctx context.Context, commit string, under ...string) (paths, deleted []string, err error) {
+	out, err := r.raw(ctx, append([]string{"diff", "--no-renames", "--name-status", "-z", commit, "--"}, under...)...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -123,7 +123,7 @@ func (r Repo) Changed(ctx context.Context, commit, dir string) (paths, deleted [
 		}
 		paths = append(paths, path)
 	}
-	untracked, err := r.raw(ctx, "ls-files", "-z", "--others", "--exclude-standard", "--", dir)
+	untracked, err := r.raw(ctx, append([]string{"ls-files", "-z", "--others", "--exclude-standard", "--"}, under...)...)
 	if err != nil {
 		return nil, nil, err
 	}

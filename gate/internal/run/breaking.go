@@ -84,13 +84,17 @@ func breaking(ctx context.Context, ws *Workspace, headPath string, head *image.I
 	}
 	var sides []compare.Side
 	for _, s := range infos {
-		changed, deleted, err := ws.Repo.Changed(ctx, s.commit, ProtoDir)
+		changed, deleted, err := ws.Repo.Changed(ctx, s.commit, ProtoDir, BufYAML)
 		if err != nil {
 			return err
 		}
 		var protos []string
+		configEdited := false
 		for _, p := range changed {
-			if strings.HasSuffix(p, ".proto") {
+			switch {
+			case p == BufYAML:
+				configEdited = true
+			case strings.HasSuffix(p, ".proto"):
 				protos = append(protos, strings.TrimPrefix(p, ProtoDir+"/"))
 			}
 		}
@@ -99,12 +103,15 @@ func breaking(ctx context.Context, ws *Workspace, headPath string, head *image.I
 		for _, p := range deleted {
 			all = all || strings.HasSuffix(p, ".proto")
 		}
-		before, _ := ws.Repo.Show(ctx, s.commit, BufYAML)
-		changes := bufconfig.Diff(before, headConfig)
-		if s.name == findings.BaseSide && !o.Released {
-			configChanges = changes
+		// The same diff says whether buf.yaml's text differs; only then are its settings read.
+		if configEdited {
+			before, _ := ws.Repo.Show(ctx, s.commit, BufYAML)
+			changes := bufconfig.Diff(before, headConfig)
+			if s.name == findings.BaseSide && !o.Released {
+				configChanges = changes
+			}
+			all = all || len(changes) > 0
 		}
-		all = all || len(changes) > 0
 		commit := s.commit
 		sides = append(sides, compare.Side{
 			Name: s.name, Key: commit + " " + snapshots.Tools, Changed: protos, All: all,
