@@ -16,9 +16,8 @@
 // counts against the limits meanwhile: one that would reach a limit only with the undecided
 // ones waits for them rather than being refused (at most the limit's number wait; more are told
 // to retry in a second), so correct logins sent at once pass, and guesses sent at once stop at
-// the limit. Undecided attempts are this process's: replicas
-// sharing PostgreSQL see each other's once decided, so at once each lets through at most the
-// limit.
+// the limit. Undecided attempts are this process's: replicas sharing PostgreSQL see each
+// other's once decided, so at once each lets through at most the limit.
 //
 // The rules are here; where failures are kept is a LimiterStorage: in memory, per process and
 // bounded (MemoryLimiterStorage, the SQLite default's), or in PostgreSQL, shared by every
