@@ -9,6 +9,7 @@ import json
 import pathlib
 import re
 
+import yaml
 from conftest import (ALLOW_FILE, OVERRIDE_REASON, ROOT, TEMPLATE, Service, build, bump, check, checked_out, git,
                       last_message, pin, readme_block, run, run_block)
 
@@ -542,3 +543,34 @@ def test_pull_request_check_refuses_an_override_reason_typed_by_hand(ts_history:
     assert result.returncode == 1
     assert "was not made by scripts/bump-contracts" in result.stderr
     assert "no Contracts-Breaking-Override reason recorded by scripts/bump-contracts" in result.stderr
+
+
+def bump_check_step() -> str:
+    """The shell of the reusable workflow's check step, as GitHub runs it."""
+    workflow = yaml.safe_load((ROOT / ".github/workflows/submodule-bump-check.yml").read_text())
+    [step] = [s for s in workflow["jobs"]["check"]["steps"] if s.get("name", "").startswith("Check the contracts bump")]
+    return step["run"]
+
+
+def test_the_workflow_judges_a_pull_request_against_the_base_branch_as_merged(ts_history: Service, tmp_path):
+    # A pull request opened before main's overridden breaking bump, that moves no pin itself.
+    # GitHub checks out its merge commit; the event's base.sha is where the pull request began,
+    # and the workflow judged main's bump since then as the pull request's own: refused in a
+    # repository that takes no overrides.
+    clone = ts_history.clone(tmp_path / "service", branch="history")
+    began = git(clone, "rev-parse", "HEAD~1")
+    git(clone, "checkout", "-q", "--recurse-submodules", "-b", "pr", began)
+    (clone / "NOTES.md").write_text("a change that is not the contracts\n")
+    git(clone, "add", "NOTES.md")
+    git(clone, "commit", "-qm", "notes")
+    git(clone, "checkout", "-q", "--recurse-submodules", "history")
+    git(clone, "merge", "-q", "--no-ff", "-m", "Merge pull request #7", "pr")
+    git(clone, "submodule", "update", "-q")
+    assert pin(clone, began) != pin(clone)
+
+    result = run(clone, "bash", "-c", bump_check_step(), check=False, env={
+        "EVENT_NAME": "pull_request", "BASE_SHA": began, "CONTRACTS_DIR": "contracts",
+        "CHECK_COMMAND": "scripts/check-contracts-bump", "ALLOW_OVERRIDE": "false"})
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "pin unchanged" in result.stdout
