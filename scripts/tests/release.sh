@@ -12,6 +12,7 @@
 #     CHANGELOG the cases in which earlier clients fail;
 #   - run again on the tag, it only checks that every registry has the release;
 #   - nothing changed, nothing is released;
+#   - a package left out by buf.yaml with its deletion excepted (no finding) is refused as removed;
 #   - a field number freed by that break, reused with another type, is compatible with the
 #     latest release but refused for breaking the two before it; released with a reason (not
 #     published), its CHANGELOG section names those two releases.
@@ -169,6 +170,16 @@ step "nothing changed: no release"
 git commit -q --allow-empty -m "nothing"
 refused "a commit that changes nothing" "v0.1.0 v0.2.0 v0.3.0"
 expect "nothing changed in the contracts since v0.3.0" "refused"
+
+step "a package left out by buf.yaml with its deletion excepted: no finding, refused as removed declarations"
+# buf.yaml's own edit is the pull request gate's finding (BUF_CONFIG_CHANGED); what the release
+# sees is the contracts it would ship, which lack acme.auth.v1, and no rule that says so.
+sed -i 's|^  - path: proto$|  - path: proto\n    excludes: [proto/acme/auth]|; s|^    - VALIDATE$|    - VALIDATE\n  except: [FILE_NO_DELETE]|' buf.yaml
+grep -q 'except: \[FILE_NO_DELETE\]' buf.yaml && grep -q 'excludes: \[proto/acme/auth\]' buf.yaml || die "the buf.yaml edit no longer applies"
+git commit -qam "buf.yaml: auth left out, its deletion excepted"
+refused "a release without acme.auth.v1 that no finding names" "v0.1.0 v0.2.0 v0.3.0"
+expect "refused: declarations removed since v0.3.0 (the plan's 'removed' in .tmp/gate/findings.json)" "refused as a removal"
+git reset -q --hard HEAD~1
 
 step "number 3 reused with another type: compatible with v0.3.0, refused for breaking v0.2.0's clients"
 sed -i 's|  int32 age = 9 \[|  // age_text was age in words.\n  string age_text = 3;\n  int32 age = 9 [|' proto/acme/person/v1/person.proto
