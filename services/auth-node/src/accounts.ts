@@ -37,9 +37,14 @@ export class Accounts {
     const attempt = await this.limiter.attempt(username, clientAddress);
     if (attempt.retryAfterSeconds > 0) {
       const retryAfter = attempt.retryAfterSeconds;
+      if (attempt.refusal === "busy") {
+        this.log.warn("login refused: too many attempts at once", { username, clientAddress, retryAfterSeconds: retryAfter });
+        this.metrics.login("busy");
+        throw refusedAtOnce(retryAfter, `too many logins at once for this user or address; retry in ${retryAfter} s`);
+      }
       this.log.warn("login refused: too many failures", { username, clientAddress, retryAfterSeconds: retryAfter });
       this.metrics.login("throttled");
-      throw tooManyFailures(retryAfter);
+      throw refusedAtOnce(retryAfter, `too many failed logins; retry in ${retryAfter} s`);
     }
     // Decided exactly once, whatever happens: attempts at the same counters wait for it.
     let user: UserRecord | undefined;
@@ -135,11 +140,12 @@ export class Accounts {
   }
 }
 
-function tooManyFailures(retryAfterSeconds: number): ConnectError {
+/** A login refused unchecked: RESOURCE_EXHAUSTED, with when to try again. */
+function refusedAtOnce(retryAfterSeconds: number, message: string): ConnectError {
   // The hint travels twice: as a google.rpc.RetryInfo detail for gRPC clients that decode
   // details, and as "retry-after" metadata (seconds) for everyone else.
   return new ConnectError(
-    `too many failed logins; retry in ${retryAfterSeconds} s`,
+    message,
     Code.ResourceExhausted,
     { "retry-after": String(retryAfterSeconds) },
     [{ desc: RetryInfoSchema, value: { retryDelay: { seconds: BigInt(retryAfterSeconds) } } }],

@@ -46,10 +46,16 @@ export interface LimiterStorage {
   trust(username: string, address: string, at: number): Promise<void>;
 }
 
-/** An attempt asked for: refused (retryAfterSeconds > 0, and the rest does nothing), or let
- * through and then decided exactly once. */
+/** Why an attempt was refused: a limit of failures is reached ("failures"), or none is but it
+ * could not be judged now ("busy": as many attempts already wait on one of its counters as the
+ * limit lets through, or failures kept being recorded while it read them). */
+export type Refusal = "failures" | "busy";
+
+/** An attempt asked for: refused (retryAfterSeconds > 0, with the reason, and the rest does
+ * nothing), or let through and then decided exactly once. */
 export interface Attempt {
   readonly retryAfterSeconds: number;
+  readonly refusal: Refusal | undefined;
   /** The password was wrong, or the user unknown or disabled: a failure. */
   failed(): Promise<void>;
   /** The password was right: the pair's failures cleared, the address trusted. */
@@ -93,16 +99,16 @@ export class LoginLimiter {
         // A failure was recorded somewhere in this process while the counts were read: read
         // again, a few times; past that, under a flood of failures, ask to retry in a second.
         if (reads < MAX_READS) continue;
-        return refused(1);
+        return refused(1, "busy");
       }
       const retryAfterSeconds = refusal(failures, limits, this.limits.windowSeconds * 1000, now);
-      if (retryAfterSeconds > 0) return refused(retryAfterSeconds);
+      if (retryAfterSeconds > 0) return refused(retryAfterSeconds, "failures");
       const undecided = keys.map((k) => this.undecided.get(k) ?? 0);
       const pending = keys.filter((k, i) => undecided[i]! > 0 && failures[i]!.length + undecided[i]! >= limits[i]!);
       if (pending.length === 0) return this.letThrough(username, address, keys);
       // At most as many waiting as the limit lets through: every decision wakes them all to read
       // the counters again, so a flood would cost that many reads a decision. Past it: a second.
-      if (keys.some((k, i) => pending.includes(k) && (this.waiting.get(k)?.size ?? 0) >= limits[i]!)) return refused(1);
+      if (keys.some((k, i) => pending.includes(k) && (this.waiting.get(k)?.size ?? 0) >= limits[i]!)) return refused(1, "busy");
       await new Promise<void>((resolve) => {
         const wake = () => {
           for (const k of pending) {
@@ -165,6 +171,7 @@ export class LoginLimiter {
     };
     return {
       retryAfterSeconds: 0,
+      refusal: undefined,
       failed: () => settle(() => this.recordFailure(username, address), true),
       succeeded: () => settle(() => this.recordSuccess(username, address), false),
       abandoned: () => {
@@ -176,8 +183,8 @@ export class LoginLimiter {
   }
 }
 
-function refused(retryAfterSeconds: number): Attempt {
-  return { retryAfterSeconds, failed: async () => {}, succeeded: async () => {}, abandoned: () => {} };
+function refused(retryAfterSeconds: number, refusal: Refusal): Attempt {
+  return { retryAfterSeconds, refusal, failed: async () => {}, succeeded: async () => {}, abandoned: () => {} };
 }
 
 /** Seconds until every counter is under its limit (0: it is now). */

@@ -2,11 +2,11 @@
 // addresses: an anonymous caller who guesses at an account must lock out only itself.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { Code, createClient } from "@connectrpc/connect";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { AuthService } from "@acme/contracts/acme/auth/v1/auth_service_pb";
 import { fromAddress } from "./raw-http2.js";
-import { ADMIN, rejects, type Started, startTestServer } from "./support.js";
+import { ADMIN, rejects, sample, type Started, startTestServer } from "./support.js";
 
 describe("login limits cannot be turned into a lock-out of another address", () => {
   let s: Started;
@@ -63,5 +63,27 @@ describe("login limits cannot be turned into a lock-out of another address", () 
     }
     await rejects(from("127.0.0.30").login(ADMIN), Code.ResourceExhausted);
     assert.ok((await from("127.0.0.1").login(ADMIN)).token.length > 0);
+  });
+});
+
+describe("logins refused because too many come at once", () => {
+  it("are told so, and counted as busy, not as failed logins", async () => {
+    // Twelve correct logins at once from one address, against the pair's limit of 5: five let
+    // through, five wait for them, two told to retry in a second. No limit of failures was
+    // reached: they were logged and counted as "too many failed logins" all the same.
+    const s = await startTestServer();
+    try {
+      const admin = createClient(AuthService, s.clients.transport("grpc"));
+      const outcomes = await Promise.all(Array.from({ length: 12 }, () => admin.login(ADMIN).then(() => "token", (err: unknown) => err)));
+      const refused = outcomes.filter((o) => o !== "token").map((e) => ConnectError.from(e));
+      assert.equal(outcomes.length - refused.length, 10, "twice the limit pass");
+      assert.deepEqual(refused.map((e) => [Code[e.code], e.rawMessage]), Array(2).fill(["ResourceExhausted", "too many logins at once for this user or address; retry in 1 s"]));
+      const scrape = await (await fetch(`http://127.0.0.1:${s.server.metricsPort}/metrics`)).text();
+      assert.deepEqual(["busy", "throttled"].map((outcome) => sample(scrape, "auth_login_attempts_total", { outcome })), [2, 0]);
+      assert.equal(s.lines.filter((l) => l.includes("login refused: too many attempts at once")).length, 2);
+      assert.equal(s.lines.filter((l) => l.includes("too many failures")).length, 0);
+    } finally {
+      await s.close();
+    }
   });
 });
