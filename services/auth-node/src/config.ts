@@ -44,6 +44,13 @@ export interface Limits {
   requestArrivalSeconds: number;
   /** Streams one client may have open at once on one HTTP/2 connection. */
   streamsPerConnection: number;
+  /** Connections one port holds at once (the RPC port's HTTP/1.1 and HTTP/2 together, and the
+   * REST port's): past it a new connection is closed as soon as it is accepted
+   * (connection-limits.ts). */
+  connections: number;
+  /** How long an HTTP/2 connection of the RPC port may stay open with no call on it before it
+   * is sent GOAWAY; 0: as long as the client keeps it. */
+  connectionIdleSeconds: number;
 }
 
 export interface Config {
@@ -150,6 +157,8 @@ export function loadConfig(env: Env = process.env): Config {
       headerListBytes: int("AUTH_MAX_HEADER_LIST_BYTES", 16 * 1024, 9 * 1024, 1024 * 1024),
       requestArrivalSeconds: int("AUTH_MAX_REQUEST_ARRIVAL_SECONDS", 10, 1, 600),
       streamsPerConnection: int("AUTH_MAX_STREAMS_PER_CONNECTION", 100, 1, 10_000),
+      connections: int("AUTH_MAX_CONNECTIONS", 1000, 1, 1_000_000),
+      connectionIdleSeconds: int("AUTH_MAX_CONNECTION_IDLE_SECONDS", 300, 0, 7 * 24 * 3600),
     },
     // 2^15 costs about 50 ms and 32 MiB per hash on one core: slow for guessing, fine for logins.
     scryptLogN: int("AUTH_SCRYPT_LOG_N", 15, 10, 20),

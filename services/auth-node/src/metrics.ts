@@ -19,13 +19,18 @@
 //   auth_token_validations_total{outcome}  valid, expired, invalid, user_unknown, user_disabled
 //   auth_trace_spans_dropped_total{reason}  spans never exported (tracing.ts): queue_full (the
 //       bounded queue was full), export_failed (the backend refused, was down or too slow)
+//   auth_connections_open{port}  connections a port (rpc, rest) holds now, against
+//       AUTH_MAX_CONNECTIONS
+//   auth_connections_refused_total{port}  connections closed as they were accepted because the
+//       port (rpc, rest) held as many as AUTH_MAX_CONNECTIONS (connection-limits.ts)
 //   nodejs_*, process_*  prom-client's runtime metrics: event-loop lag, GC, heap, handles
 //
 // Every call's record (a CallRecord in the call's context values) is opened by the transport,
 // filled by whoever learns the outcome (an interceptor, or the transport when decoding failed)
 // and closed by the transport once the answer is out.
 import { Code, ConnectError, createContextKey, type Interceptor } from "@connectrpc/connect";
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import type { Server } from "node:net";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { DropReason } from "./span-export.js";
 
 export type Protocol = "grpc" | "grpc-web" | "connect" | "rest";
@@ -55,6 +60,9 @@ export interface Metrics {
   login(outcome: LoginOutcome): void;
   token(outcome: TokenOutcome): void;
   spansDropped(reason: DropReason, count: number): void;
+  connectionRefused(port: string): void;
+  /** Reports the connections the server holds, on every scrape, as the port's. */
+  watchConnections(port: string, server: Server): void;
   /** For calls through interceptors: records OK or the error's code (outside the error boundary). */
   outcome(): Interceptor[];
   /** validation, with the interceptors around it that time validate and handle. */
@@ -94,6 +102,8 @@ const disabled: Metrics = {
   login: () => {},
   token: () => {},
   spansDropped: () => {},
+  connectionRefused: () => {},
+  watchConnections: () => {},
   outcome: () => [],
   phased: (validation) => [validation],
 };
@@ -110,6 +120,8 @@ class PrometheusMetrics implements Metrics {
   private readonly logins: Counter;
   private readonly tokens: Counter;
   private readonly droppedSpans: Counter;
+  private readonly refusedConnections: Counter;
+  private readonly watchedServers = new Map<string, Server>();
   // prom-client resolves a label set on every observation; each set is resolved once here.
   private readonly callSeries = new Map<string, { count: Incrementer; duration: Observer }>();
   private readonly phaseSeries = new Map<string, Observer>();
@@ -159,6 +171,25 @@ class PrometheusMetrics implements Metrics {
     });
     // Present from the start (at 0), so a dashboard or an alert can tell "none dropped" from "not exported".
     for (const reason of ["queue_full", "export_failed"]) this.droppedSpans.labels(reason);
+    this.refusedConnections = new Counter({
+      name: "auth_connections_refused_total",
+      help: "Connections closed as they were accepted, by port (rpc, rest): the port held as many as AUTH_MAX_CONNECTIONS.",
+      labelNames: ["port"],
+      registers,
+    });
+    for (const port of ["rpc", "rest"]) this.refusedConnections.labels(port);
+    const servers = this.watchedServers;
+    new Gauge({
+      name: "auth_connections_open",
+      help: "Connections a port (rpc, rest) holds now; AUTH_MAX_CONNECTIONS is the most it takes.",
+      labelNames: ["port"],
+      registers,
+      async collect() {
+        for (const [port, server] of servers) {
+          this.labels(port).set(await new Promise<number>((resolve) => server.getConnections((_, n) => resolve(n ?? 0))));
+        }
+      },
+    });
     collectDefaultMetrics({ register: this.registry });
   }
 
@@ -198,6 +229,14 @@ class PrometheusMetrics implements Metrics {
 
   spansDropped(reason: DropReason, count: number): void {
     this.droppedSpans.labels(reason).inc(count);
+  }
+
+  connectionRefused(port: string): void {
+    this.refusedConnections.labels(port).inc();
+  }
+
+  watchConnections(port: string, server: Server): void {
+    this.watchedServers.set(port, server);
   }
 
   outcome(): Interceptor[] {

@@ -26,7 +26,7 @@ import { serveHttp1 } from "./http1-universal.js";
 import { serveUniversal } from "./http2-universal.js";
 import type { Logger } from "./log.js";
 import { callRecordKey, type Protocol } from "./metrics.js";
-import { limitArrival, limitArrivalHttp1, refuseOversizeHeaders } from "./transport-limits.js";
+import { grpcWebRequests, limitArrival, limitArrivalHttp1, refuseOversizeHeaders } from "./transport-limits.js";
 
 export type StreamHandler = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, flags: number, rawHeaders: string[]) => void;
 export type Http1Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -136,6 +136,9 @@ export function rpcPort(app: App, options: RpcPortOptions): RpcPort {
     if (crossOrigin.kind === "preflight") return void res.writeHead(204, crossOrigin.headers).end();
     const extra = crossOrigin.kind === "allow" ? crossOrigin.headers : undefined;
     const protocol = protocolOf(headers);
+    // Written back as it was sent only when it is plainly a gRPC-Web type (it goes into a raw answer).
+    if (protocol === "grpc-web") grpcWebRequests.set(req.socket, /^application\/grpc-web[\w+.;= -]*$/.exec(headers["content-type"]!)?.[0] ?? "application/grpc-web+proto");
+    else grpcWebRequests.delete(req.socket);
     const record = app.metrics.start(handler.service.typeName, handler.method.name, protocol);
     if (protocol === "grpc") {
       // gRPC ends every call with HTTP/2 trailers, which HTTP/1.1 cannot be relied on to carry

@@ -6,14 +6,15 @@ import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Se
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { type App, createApp } from "./app.js";
-import type { Config } from "./config.js";
+import type { Config, Limits } from "./config.js";
 import { limitConnectionAge } from "./connection-age.js";
+import { closeWhenIdle, limitConnections } from "./connection-limits.js";
 import type { Logger } from "./log.js";
 import { metricsServer } from "./metrics-server.js";
 import { restHandler } from "./rest.js";
 import { shareListener } from "./rpc-listener.js";
 import { rpcPort } from "./rpc-port.js";
-import { answeredEarly, http1Limits } from "./transport-limits.js";
+import { answeredEarly, grpcWebRequests, http1Limits } from "./transport-limits.js";
 
 export interface RunningServer {
   port: number;
@@ -55,15 +56,18 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
     limitConnectionAge(session, config.connectionAge);
+    closeWhenIdle(session, config.limits.connectionIdleSeconds * 1000);
   });
   const rpc = createHttpServer(http1Limits(config.limits), handlers.http1);
   shareListener(rpc, rpc2, config.limits.requestArrivalSeconds * 1000);
-  rpc.on("clientError", answerClientError(config.limits.headerListBytes));
+  rpc.on("clientError", answerClientError(config.limits));
   // The same head and arrival limits as the RPC port's HTTP/1.1 side: with Node's defaults
   // (60 s for the head, 300 s for the request, looked at every 30 s) one slow client held a
   // REST connection for minutes.
   const rest = createHttpServer(http1Limits(config.limits), restHandler(app, config.limits.restBodyBytes, log.child({ port: "rest" })));
-  rest.on("clientError", answerClientError(config.limits.headerListBytes));
+  rest.on("clientError", answerClientError(config.limits));
+  limitConnections(rpc, config.limits.connections, "rpc", log, app.metrics);
+  limitConnections(rest, config.limits.connections, "rest", log, app.metrics);
 
   const metrics = app.metrics.registry ? metricsServer(app.metrics.registry, log) : undefined;
 
@@ -122,14 +126,22 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
  * A request Node's HTTP/1.1 parser refuses (an invalid header character, headers over the
  * limit) gets the Connect protocol's JSON error (the REST twin's shape too), not a bare 400.
  */
-function answerClientError(headerLimit: number): (err: NodeJS.ErrnoException, socket: Duplex) => void {
+function answerClientError({ headerListBytes: headerLimit, requestArrivalSeconds }: Limits): (err: NodeJS.ErrnoException, socket: Duplex) => void {
   return (err, socket) => {
     // A request already answered while its body still came (a 413) gets no second status line:
     // the connection just closes. (Node's own handler writes one once that answer has ended.)
     if (!socket.writable || answeredEarly.has(socket)) return void socket.destroy();
     const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
-    // Node's own answers where it has one: 408 to a request that did not arrive in time.
+    // Node's own answers where it has one: 408 to a request that did not arrive in time. A
+    // Connect client reads it as DEADLINE_EXCEEDED; a gRPC-Web client reads grpc-status, so a
+    // gRPC-Web request (its head had arrived) is told the same in a trailers-only answer.
     if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+      const grpcWeb = grpcWebRequests.get(socket);
+      if (grpcWeb) {
+        const message = encodeURIComponent(`the request did not arrive whole within ${requestArrivalSeconds} s`);
+        return void socket.end(`HTTP/1.1 200 OK\r\ncontent-type: ${grpcWeb}\r\ngrpc-status: 4\r\n`
+          + `grpc-message: ${message}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
+      }
       return void socket.end("HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
     }
     // A gRPC-Web client reads grpc-status, not the HTTP status (a bare 431 is UNKNOWN to it):

@@ -93,3 +93,8 @@ function clientTimeoutMs(headers: IncomingHttpHeaders): number | undefined {
 /** Connections whose request was answered before its body had arrived (a REST body refused as
  * too large is read on and dropped): cut at the arrival limit, they get no second answer. */
 export const answeredEarly = new WeakSet<object>();
+
+/** The content type of the gRPC-Web request an HTTP/1.1 connection carries now, if it does: a
+ * request cut at the arrival limit is answered in gRPC-Web's terms (server.ts), not with a
+ * bare 408 its client reads as UNKNOWN. */
+export const grpcWebRequests = new WeakMap<object, string>();

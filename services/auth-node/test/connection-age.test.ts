@@ -6,7 +6,7 @@ import type { ClientHttp2Session } from "node:http2";
 import { describe, it } from "node:test";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { LoginRequestSchema } from "@acme/contracts/acme/auth/v1/auth_service_pb";
-import { envelope, grpc, session } from "./raw-http2.js";
+import { envelope, grpc, openCall, session } from "./raw-http2.js";
 import { ADMIN, startTestServer } from "./support.js";
 
 const login = envelope(toBinary(LoginRequestSchema, create(LoginRequestSchema, ADMIN)));
@@ -21,15 +21,7 @@ describe("maximum connection age", () => {
     try {
       const sent = goaway(old);
       // A call whose request is still arriving when the age is reached.
-      const req = old.request({ ":method": "POST", ":path": "/acme.auth.v1.AuthService/Login", "content-type": "application/grpc", te: "trailers" });
-      const answered = new Promise<string | undefined>((resolve, reject) => {
-        let status: string | undefined;
-        req.on("response", (h) => (status = h["grpc-status"] as string | undefined));
-        req.on("trailers", (t) => (status = t["grpc-status"] as string | undefined));
-        req.on("error", reject);
-        req.on("end", () => resolve(status));
-        req.resume();
-      });
+      const { req, answered } = openCall(old, "Login");
       const started = Date.now();
       assert.equal(await sent, 0, "GOAWAY with NO_ERROR");
       const age = Date.now() - started;

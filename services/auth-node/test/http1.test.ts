@@ -183,6 +183,26 @@ describe("the RPC port's HTTP/1.1 limits and shutdown", () => {
     }
   });
 
+  it("tells a gRPC-Web client cut at the arrival limit DEADLINE_EXCEEDED, as a Connect client reads the 408", async () => {
+    // A bare 408 has no grpc-status, which a gRPC-Web client reads as UNKNOWN.
+    const s = await startTestServer({ limits: { ...(await import("../src/config.js")).loadConfig({}).limits, requestArrivalSeconds: 1 } });
+    try {
+      const cut = await raw(s.server.port,
+        `POST ${LOGIN} HTTP/1.1\r\nHost: x\r\ncontent-type: application/grpc-web+proto\r\nx-grpc-web: 1\r\ncontent-length: 100\r\n\r\n\u0000\u0000`);
+      assert.match(cut.text, /^HTTP\/1\.1 200 /, cut.text);
+      assert.match(cut.text, /\r\ncontent-type: application\/grpc-web\+proto\r\n/i, cut.text);
+      assert.match(cut.text, /\r\ngrpc-status: 4\r\n/i, cut.text);
+      assert.match(decodeURIComponent(/\r\ngrpc-message: ([^\r]*)/i.exec(cut.text)?.[1] ?? ""), /did not arrive whole within 1 s/, cut.text);
+      assert.ok(cut.ms < 5000, `cut after ${cut.ms} ms`);
+      // The next request on a new connection is a Connect one, cut alike: still a bare 408.
+      const connect = await raw(s.server.port,
+        `POST ${LOGIN} HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\nconnect-protocol-version: 1\r\ncontent-length: 100\r\n\r\n{"user`);
+      assert.match(connect.text, /^HTTP\/1\.1 408 /, connect.text);
+    } finally {
+      await s.close();
+    }
+  });
+
   it("answers a request once: a REST body refused as too large and then cut at the limit gets its 413 alone", async () => {
     // Chunked, so the size is known only as it arrives: 413 goes out past 64 KiB, the rest is
     // read and dropped, and the arrival limit then cuts the connection; its 408 was written

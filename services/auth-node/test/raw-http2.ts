@@ -1,7 +1,7 @@
 // Requests no generated client would send: raw HTTP/2 with hand-made gRPC envelopes, the
 // bytes an outside client or an attacker controls. One session per test, so calls can share
 // a connection the way a real client's do.
-import { connect, type ClientHttp2Session, type ClientSessionOptions, type IncomingHttpHeaders } from "node:http2";
+import { connect, type ClientHttp2Session, type ClientHttp2Stream, type ClientSessionOptions, type IncomingHttpHeaders } from "node:http2";
 import { connect as netConnect } from "node:net";
 import { gzipSync } from "node:zlib";
 
@@ -74,4 +74,19 @@ export function grpc(
   headers: Record<string, string> = {},
 ): Promise<RawAnswer> {
   return post(s, `/acme.auth.v1.AuthService/${method}`, { "content-type": "application/grpc", te: "trailers", ...headers }, body);
+}
+
+/** A gRPC call of AuthService/<method> whose request the test sends itself, when it likes
+ * (req.write, req.end); answered is the grpc-status it ends with. */
+export function openCall(s: ClientHttp2Session, method: string): { req: ClientHttp2Stream; answered: Promise<string | undefined> } {
+  const req = s.request({ ":method": "POST", ":path": `/acme.auth.v1.AuthService/${method}`, "content-type": "application/grpc", te: "trailers" });
+  const answered = new Promise<string | undefined>((resolve, reject) => {
+    let status: string | undefined;
+    req.on("response", (h) => (status = h["grpc-status"] as string | undefined));
+    req.on("trailers", (t) => (status = t["grpc-status"] as string | undefined));
+    req.on("error", reject);
+    req.on("end", () => resolve(status));
+    req.resume();
+  });
+  return { req, answered };
 }

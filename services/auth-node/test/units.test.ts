@@ -40,6 +40,7 @@ describe("configuration", () => {
     assert.equal(c.scryptLogN, 15);
     assert.equal(c.shutdownGraceMs, 10_000);
     assert.deepEqual(c.connectionAge, { maxAgeMs: 0, graceMs: 60_000 });
+    assert.deepEqual([c.limits.connections, c.limits.connectionIdleSeconds], [1000, 300]);
   });
 
   it("reads every variable, and port 0", () => {
@@ -56,6 +57,8 @@ describe("configuration", () => {
       ["AUTH_SCRYPT_LOG_N", "4"],
       ["AUTH_METRICS_ENABLED", "1"],
       ["AUTH_METRICS_PORT", "-1"],
+      ["AUTH_MAX_CONNECTIONS", "0"],
+      ["AUTH_MAX_CONNECTION_IDLE_SECONDS", "-5"],
     ]) {
       assert.throws(() => loadConfig({ [name!]: value }), (err: Error) => err instanceof ConfigError && err.message.includes(name!));
     }
