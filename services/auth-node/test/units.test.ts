@@ -69,18 +69,26 @@ describe("configuration", () => {
 // database every replica shares.
 const limiterStorages: Array<[string, () => Promise<{ storage: LimiterStorage; close(): Promise<void> }>]> = [
   ["in memory", async () => ({ storage: new MemoryLimiterStorage(), close: async () => {} })],
-  // PostgreSQL under load, made certain: each read of the counters 2 ms slower than the one before.
+  // PostgreSQL under load, made certain: each read of the counters 2 ms slower than the one
+  // before, its question whether the address is trusted answered a millisecond after that.
   ["in memory, each read slower than the last", async () => ({ storage: slowerReads(new MemoryLimiterStorage()), close: async () => {} })],
 ];
 
 function slowerReads(storage: LimiterStorage): LimiterStorage {
   let reads = 0;
+  let trusts = 0;
   return new Proxy(storage, {
     get(target, name) {
       if (name === "failures") {
         return async (...args: Parameters<LimiterStorage["failures"]>) => {
           await delay(2 * ++reads);
           return target.failures(...args);
+        };
+      }
+      if (name === "trustedSince") {
+        return async (...args: Parameters<LimiterStorage["trustedSince"]>) => {
+          await delay(2 * ++trusts + 1);
+          return target.trustedSince(...args);
         };
       }
       const value: unknown = Reflect.get(target, name);
@@ -124,35 +132,42 @@ for (const [where, open] of limiterStorages) describe(`login limiter, ${where}`,
   // PostgreSQL under load a read took longer, attempts were decided before the last ones had
   // read, and those were let through: 7 and 10 where 6 were.)
   const TEN = 10;
-  /** The storage, and a promise kept once its counters have been read n times. */
-  const readsCounted = (storage: LimiterStorage, n: number) => {
-    let reads = 0;
-    let allRead!: () => void;
-    const read = new Promise<void>((resolve) => (allRead = resolve));
+  /** The storage, and read(n): kept once the counters have been read n times in all, and the
+   * attempt that made the last read has gone on with what it read. A read is two questions to
+   * the storage, asked together (the failures, and whether the address is trusted): done when
+   * both are answered. (Counting the failures alone let an attempt whose trust question was
+   * still out on PostgreSQL read after the first decisions: 7 through where 6 are.) */
+  const readsCounted = (storage: LimiterStorage) => {
+    let answers = 0;
+    const waiting: Array<[number, () => void]> = [];
     const counted = new Proxy(storage, {
       get(target, name) {
-        if (name === "failures") {
-          return async (...args: Parameters<LimiterStorage["failures"]>) => {
-            const failures = await target.failures(...args);
-            if (++reads === n) setImmediate(allRead); // once that read's attempt has gone on
-            return failures;
+        if (name === "failures" || name === "trustedSince") {
+          const ask = (target[name] as (...args: unknown[]) => Promise<unknown>).bind(target);
+          return async (...args: unknown[]) => {
+            const answer = await ask(...args);
+            answers++;
+            for (const [n, resolve] of waiting) if (answers >= 2 * n) setImmediate(resolve);
+            return answer;
           };
         }
         const value: unknown = Reflect.get(target, name);
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
+    const read = (n: number) => new Promise<void>((resolve) => (answers >= 2 * n ? setImmediate(resolve) : waiting.push([n, resolve])));
     return { storage: counted, read };
   };
   const counted = (outcomes: string[]) => [outcomes.filter((o) => o === "through").length, outcomes.filter((o) => o.startsWith("refused")).length];
   /** "through", or "refused" with its retry and reason. */
   const atOnce = async (storage: LimiterStorage, decide: (a: Attempt) => Promise<void> | void) => {
-    const { storage: counted, read } = readsCounted(storage, TEN);
+    const { storage: counted, read } = readsCounted(storage);
     const limiter = new LoginLimiter(limits, counted, () => 1_000_000);
+    const allRead = read(TEN);
     return Promise.all(Array.from({ length: TEN }, async () => {
       const a = await limiter.attempt("ann", "10.0.0.1");
       if (a.retryAfterSeconds > 0) return `refused ${a.retryAfterSeconds} ${a.refusal}`;
-      await read;
+      await allRead;
       await decide(a);
       return "through";
     }));
@@ -179,17 +194,19 @@ for (const [where, open] of limiterStorages) describe(`login limiter, ${where}`,
   });
 
   it("counts a waiter once however often it waits, so the cap on waiters refuses no one spuriously", async () => {
-    const limiter = new LoginLimiter({ perUserAndAddress: 2, perAddress: 3, perUser: 100, windowSeconds: 60 }, (kept = await open()).storage, () => 1_000_000);
+    const { storage, read } = readsCounted((kept = await open()).storage);
+    const limiter = new LoginLimiter({ perUserAndAddress: 2, perAddress: 3, perUser: 100, windowSeconds: 60 }, storage, () => 1_000_000);
     const [a1, a2, b1] = [await limiter.attempt("ann", "10.0.0.1"), await limiter.attempt("ann", "10.0.0.1"), await limiter.attempt("bob", "10.0.0.1")];
     // Waits on ann's pair and on the address; bob's success wakes it through the address only,
     // and it waits again on the pair. Left behind in the pair's list, its first wait counted
-    // as a second waiter, and the next attempt was told to retry in a second.
+    // as a second waiter, and the next attempt was told to retry in a second. (Each step once
+    // the attempt before it has read the counters: a fixed wait was too short for slow reads.)
     const w = limiter.attempt("ann", "10.0.0.1");
-    await delay(5);
+    await read(4);
     await b1.succeeded();
-    await delay(5);
+    await read(5);
     const x = limiter.attempt("ann", "10.0.0.1");
-    await delay(5);
+    await read(6);
     await a1.succeeded();
     await a2.succeeded();
     assert.deepEqual([(await w).retryAfterSeconds, (await x).retryAfterSeconds], [0, 0]);
