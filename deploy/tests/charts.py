@@ -92,7 +92,8 @@ def by_kind(docs: list[dict], kind: str) -> list[dict]:
 
 
 def policy_problems(docs: list[dict], chart: Chart) -> list[str]:
-    """What the schemas allow but these charts promise: gRPC probes, resources, a non-root
+    """What the schemas allow but these charts promise: gRPC probes (or liveness on an uncapped
+    metrics port's /healthz), resources, a non-root
     read-only container, secrets only by reference, Services and budgets that find the pods."""
     problems = []
     deployments = by_kind(docs, "Deployment")
@@ -121,6 +122,14 @@ def policy_problems(docs: list[dict], chart: Chart) -> list[str]:
             probe = container.get(probe_name)
             if probe is None:
                 problems.append(f"{where}: no {probe_name}")
+            elif probe_name == "livenessProbe" and "httpGet" in probe:
+                # auth-node's liveness: its metrics port, which no connection limit can fill —
+                # when the service opens it.
+                env = {e["name"]: e.get("value") for e in container.get("env", [])}
+                if env.get("AUTH_METRICS_ENABLED") == "false":
+                    problems.append(f"{where}: livenessProbe asks the metrics port, which AUTH_METRICS_ENABLED=false closes")
+                elif (probe["httpGet"].get("path"), probe["httpGet"].get("port")) != ("/healthz", ports.get("metrics")):
+                    problems.append(f"{where}: livenessProbe asks {probe['httpGet']}, not GET /healthz on the metrics port {ports.get('metrics')}")
             elif "grpc" not in probe:
                 problems.append(f"{where}: {probe_name} is not a gRPC probe")
             elif probe["grpc"]["port"] != ports.get("grpc"):

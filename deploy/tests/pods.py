@@ -18,6 +18,8 @@ import struct
 import subprocess
 import tempfile
 import time
+import urllib.error
+import urllib.request
 import uuid
 
 from charts import kubernetes_bytes
@@ -105,7 +107,16 @@ class Pod:
         return docker("inspect", "-f", "{{.State.Running}}", self.name).stdout.strip() == "true"
 
     def probe(self, kind: str) -> str:
-        """What grpc.health.v1.Health/Check answers the probe, as the kubelet would ask it."""
+        """What the probe gets, as the kubelet would ask it: grpc.health.v1.Health/Check's status,
+        or for an HTTP probe SERVING when the GET is answered 200-399 (the kubelet's success)."""
+        if "httpGet" in self.container[kind]:
+            get = self.container[kind]["httpGet"]
+            try:
+                with urllib.request.urlopen(f"http://{self.ports[get['port']]}{get['path']}",
+                                            timeout=self.container[kind]["timeoutSeconds"]) as answer:
+                    return "SERVING" if 200 <= answer.status < 400 else f"HTTP {answer.status}"
+            except (OSError, urllib.error.URLError) as err:
+                return f"no answer: {err}"
         grpc = self.container[kind]["grpc"]
         result = subprocess.run(
             ["grpcurl", "-plaintext", "-max-time", str(self.container[kind]["timeoutSeconds"]),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from charts import (CHARTS, KUBERNETES_VERSIONS, Chart, RenderError, all_problems, by_kind,
-                    docker_bytes, helm, kubernetes_bytes, memory_problems, render)
+                    docker_bytes, helm, kubernetes_bytes, memory_problems, policy_problems, render)
 
 # Every way of rendering a chart the tests know: its defaults, each example file, and the
 # options that change which objects and volumes it renders.
@@ -96,6 +96,7 @@ REFUSED = [
     ("auth-node", {"database.kind": "mysql"}, "value must be one of"),
     ("auth-node", {"config.AUTH_PORT": "1"}, "additional properties 'AUTH_PORT' not allowed"),
     ("auth-node", {"config.AUTH_TOKEN_TTL": "60"}, "additional properties 'AUTH_TOKEN_TTL' not allowed"),
+    ("auth-node", {"extraEnv[0].name": "AUTH_METRICS_ENABLED", "extraEnv[0].value": "false"}, "set AUTH_METRICS_ENABLED under config:"),
     ("person-spring", {"replicaCount": 3}, "replicaCount must be 1"),
     ("person-spring", {"database.kind": "postgres", "database.existingSecret": "db"}, "needs database.url"),
     ("person-spring", {"database.kind": "postgres", "database.url": "jdbc:postgresql://db/person"}, "needs database.existingSecret"),
@@ -150,3 +151,19 @@ def test_refuses_a_kubernetes_too_old_for_its_probes(kube_version):
     for chart in CHARTS:
         with pytest.raises(RenderError, match="kubeVersion"):
             render(chart.path, kube_version=kube_version)
+
+
+@pytest.mark.parametrize("value", ["false", False, "true", None])
+def test_auth_node_liveness_asks_the_metrics_port_while_it_is_open(value):
+    # The gRPC port refuses connections past AUTH_MAX_CONNECTIONS, the probe's too: liveness
+    # there would restart a replica that is only full. The metrics port has no such limit.
+    chart = next(c for c in CHARTS if c.name == "auth-node")
+    sets = {} if value is None else {"config.AUTH_METRICS_ENABLED": value}
+    docs = render(chart.path, sets=sets)
+    assert not policy_problems(docs, chart)
+    [deployment] = by_kind(docs, "Deployment")
+    liveness = deployment["spec"]["template"]["spec"]["containers"][0]["livenessProbe"]
+    if str(value).lower() == "false":
+        assert liveness["grpc"]["port"] == 50051 and "httpGet" not in liveness
+    else:
+        assert liveness["httpGet"] == {"path": "/healthz", "port": 9464} and "grpc" not in liveness

@@ -19,22 +19,30 @@ import type { Metrics } from "./metrics.js";
 /** Refused connections are logged at most this often (a flood of them would flood the log). */
 const LOG_EVERY_MS = 10_000;
 
-/** Closes connections past max as they are accepted; each is counted, and logged now and then.
- * The connections open are reported to the metrics too. */
-export function limitConnections(server: Server, max: number, port: string, log: Logger, metrics: Metrics): void {
+/** Closes connections past max as they are accepted; each is counted, and logged: the first at
+ * once, those within logEveryMs after a log line together when it has passed. The connections
+ * open are reported to the metrics too. */
+export function limitConnections(server: Server, max: number, port: string, log: Logger, metrics: Metrics, logEveryMs = LOG_EVERY_MS): void {
   server.maxConnections = max;
   metrics.watchConnections(port, server);
   let unlogged = 0;
   let lastLog = -Infinity;
+  let pending: NodeJS.Timeout | undefined;
+  const report = () => {
+    pending = undefined;
+    log.warn("connections refused: the port holds as many as its limit", { port, limit: max, refused: unlogged });
+    unlogged = 0;
+    lastLog = performance.now();
+  };
   server.on("drop", () => {
     metrics.connectionRefused(port);
     unlogged++;
-    const now = performance.now();
-    if (now - lastLog < LOG_EVERY_MS) return;
-    log.warn("connections refused: the port holds as many as its limit", { port, limit: max, refused: unlogged });
-    unlogged = 0;
-    lastLog = now;
+    if (pending) return;
+    const since = performance.now() - lastLog;
+    if (since >= logEveryMs) report();
+    else pending = setTimeout(report, logEveryMs - since).unref();
   });
+  server.once("close", () => clearTimeout(pending));
 }
 
 /** Sends the session GOAWAY once it has had no stream open for idleMs (0: never). */

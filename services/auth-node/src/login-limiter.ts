@@ -46,9 +46,10 @@ export interface LimiterStorage {
   trust(username: string, address: string, at: number): Promise<void>;
 }
 
-/** Why an attempt was refused: a limit of failures is reached ("failures"), or none is but it
- * could not be judged now ("busy": as many attempts already wait on one of its counters as the
- * limit lets through, or failures kept being recorded while it read them). */
+/** Why an attempt was refused: a limit of failures is reached ("failures"), or none was by what
+ * it read, but it could not be judged now ("busy": as many attempts already wait on one of its
+ * counters as the limit lets through, or failures kept being recorded while it read them; the
+ * attempts ahead of it may yet reach a limit). */
 export type Refusal = "failures" | "busy";
 
 /** An attempt asked for: refused (retryAfterSeconds > 0, with the reason, and the rest does

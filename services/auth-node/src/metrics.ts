@@ -14,8 +14,8 @@
 //       those two have validate and handle only.
 //   auth_login_attempts_total{outcome}  success, failed (the reason stays in the log: a
 //       count per reason would tell whoever reads it which usernames exist), throttled (refused
-//       unchecked: a limit of failures reached), busy (refused unchecked, no limit reached:
-//       too many attempts at once on one user or address; login-limiter.ts)
+//       unchecked: a limit of failures reached), busy (refused unchecked before a limit was
+//       reached: too many attempts at once on one user or address; login-limiter.ts)
 //   auth_token_validations_total{outcome}  valid, expired, invalid, user_unknown, user_disabled
 //   auth_trace_spans_dropped_total{reason}  spans never exported (tracing.ts): queue_full (the
 //       bounded queue was full), export_failed (the backend refused, was down or too slow)
@@ -153,7 +153,7 @@ class PrometheusMetrics implements Metrics {
     });
     this.logins = new Counter({
       name: "auth_login_attempts_total",
-      help: "Logins by outcome: success, failed (wrong password, unknown or disabled user), throttled (refused unchecked: too many failures), busy (refused unchecked: too many attempts at once).",
+      help: "Logins by outcome: success, failed (wrong password, unknown or disabled user), throttled (refused unchecked: too many failures), busy (refused unchecked before a limit was reached: too many attempts at once).",
       labelNames: ["outcome"],
       registers,
     });

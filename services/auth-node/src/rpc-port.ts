@@ -26,7 +26,7 @@ import { serveHttp1 } from "./http1-universal.js";
 import { serveUniversal } from "./http2-universal.js";
 import type { Logger } from "./log.js";
 import { callRecordKey, type Protocol } from "./metrics.js";
-import { grpcWebRequests, limitArrival, limitArrivalHttp1, refuseOversizeHeaders } from "./transport-limits.js";
+import { answered, http1Requests, limitArrival, limitArrivalHttp1, refuseOversizeHeaders } from "./transport-limits.js";
 
 export type StreamHandler = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, flags: number, rawHeaders: string[]) => void;
 export type Http1Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -119,6 +119,14 @@ export function rpcPort(app: App, options: RpcPortOptions): RpcPort {
     // The CORS policy and the protocol reading take HTTP/2's form of the request line.
     const headers: IncomingHttpHeaders = { ...req.headers, ":method": req.method ?? "" };
     limitArrivalHttp1(req, headers, limits);
+    // The request this connection carries, until its answer is out (a gRPC-Web type is written
+    // back as sent only when it is plainly one: it goes into a raw answer).
+    const carried: { req: IncomingMessage; grpcWebType?: string; cors?: Record<string, string> } = { req };
+    if (protocolOf(headers) === "grpc-web") {
+      carried.grpcWebType = /^application\/grpc-web[\w+.;= -]*$/.exec(headers["content-type"]!)?.[0] ?? "application/grpc-web+proto";
+    }
+    http1Requests.set(req.socket, carried);
+    answered(req, res);
     const url = req.url ?? "";
     const query = url.indexOf("?");
     const pathname = query < 0 ? url : url.slice(0, query);
@@ -135,10 +143,8 @@ export function rpcPort(app: App, options: RpcPortOptions): RpcPort {
     if (!namesAnAuthority(req.headers.host, url)) return void res.writeHead(400, { connection: "close" }).end();
     if (crossOrigin.kind === "preflight") return void res.writeHead(204, crossOrigin.headers).end();
     const extra = crossOrigin.kind === "allow" ? crossOrigin.headers : undefined;
+    carried.cors = extra;
     const protocol = protocolOf(headers);
-    // Written back as it was sent only when it is plainly a gRPC-Web type (it goes into a raw answer).
-    if (protocol === "grpc-web") grpcWebRequests.set(req.socket, /^application\/grpc-web[\w+.;= -]*$/.exec(headers["content-type"]!)?.[0] ?? "application/grpc-web+proto");
-    else grpcWebRequests.delete(req.socket);
     const record = app.metrics.start(handler.service.typeName, handler.method.name, protocol);
     if (protocol === "grpc") {
       // gRPC ends every call with HTTP/2 trailers, which HTTP/1.1 cannot be relied on to carry

@@ -14,7 +14,7 @@ import { metricsServer } from "./metrics-server.js";
 import { restHandler } from "./rest.js";
 import { shareListener } from "./rpc-listener.js";
 import { rpcPort } from "./rpc-port.js";
-import { answeredEarly, grpcWebRequests, http1Limits } from "./transport-limits.js";
+import { answeredEarly, http1Limits, http1Requests } from "./transport-limits.js";
 
 export interface RunningServer {
   port: number;
@@ -130,19 +130,25 @@ function answerClientError({ headerListBytes: headerLimit, requestArrivalSeconds
   return (err, socket) => {
     // A request already answered while its body still came (a 413) gets no second status line:
     // the connection just closes. (Node's own handler writes one once that answer has ended.)
-    if (!socket.writable || answeredEarly.has(socket)) return void socket.destroy();
+    // Nor one whose answer has begun (a request still arriving while its answer is written).
+    const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    if (!socket.writable || answeredEarly.has(socket) || answering) return void socket.destroy();
     const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
-    // Node's own answers where it has one: 408 to a request that did not arrive in time. A
-    // Connect client reads it as DEADLINE_EXCEEDED; a gRPC-Web client reads grpc-status, so a
-    // gRPC-Web request (its head had arrived) is told the same in a trailers-only answer.
+    // A request that did not arrive in time: 408 with the Connect error deadline_exceeded
+    // (connect-es reads a bare 408 as UNKNOWN: its status mapping has no 408), or, to a
+    // gRPC-Web call whose head had arrived, the same status in a trailers-only answer.
     if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
-      const grpcWeb = grpcWebRequests.get(socket);
-      if (grpcWeb) {
-        const message = encodeURIComponent(`the request did not arrive whole within ${requestArrivalSeconds} s`);
-        return void socket.end(`HTTP/1.1 200 OK\r\ncontent-type: ${grpcWeb}\r\ngrpc-status: 4\r\n`
-          + `grpc-message: ${message}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
+      const message = `the request did not arrive whole within ${requestArrivalSeconds} s`;
+      const carried = http1Requests.get(socket);
+      // The CORS headers are the policy's own (the origin among those allowed): no CR or LF.
+      const cors = Object.entries(carried?.cors ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+      if (carried?.grpcWebType) {
+        return void socket.end(`HTTP/1.1 200 OK\r\ncontent-type: ${carried.grpcWebType}\r\n${cors}grpc-status: 4\r\n`
+          + `grpc-message: ${encodeURIComponent(message)}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
       }
-      return void socket.end("HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+      const body = JSON.stringify({ code: "deadline_exceeded", message });
+      return void socket.end(`HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n${cors}`
+        + `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
     }
     // A gRPC-Web client reads grpc-status, not the HTTP status (a bare 431 is UNKNOWN to it):
     // when the bytes Node was parsing as the limit was crossed name gRPC-Web, the same

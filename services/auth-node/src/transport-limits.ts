@@ -7,7 +7,7 @@
 //     without looking at the call's deadline, so a client that never half-closes held the
 //     stream for ever. The stream is reset (RST_STREAM CANCEL, as grpc-java does at a deadline)
 //     once the client's deadline or the server's own limit passes with the request incomplete.
-import type { IncomingMessage, ServerOptions } from "node:http";
+import type { IncomingMessage, ServerOptions, ServerResponse } from "node:http";
 import { constants, type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
 import type { Limits } from "./config.js";
 
@@ -94,7 +94,24 @@ function clientTimeoutMs(headers: IncomingHttpHeaders): number | undefined {
  * too large is read on and dropped): cut at the arrival limit, they get no second answer. */
 export const answeredEarly = new WeakSet<object>();
 
-/** The content type of the gRPC-Web request an HTTP/1.1 connection carries now, if it does: a
- * request cut at the arrival limit is answered in gRPC-Web's terms (server.ts), not with a
- * bare 408 its client reads as UNKNOWN. */
-export const grpcWebRequests = new WeakMap<object, string>();
+/** The request an HTTP/1.1 connection carries now: the CORS headers its answer gets, and for a
+ * gRPC-Web call its content type. A request cut at the arrival limit is answered in its
+ * protocol's terms (server.ts), gRPC-Web's trailers rather than a 408 its client reads as
+ * UNKNOWN, and with those headers, without which a browser on another origin reads nothing of
+ * the answer. Until that request's answer is out (answered()). */
+export const http1Requests = new WeakMap<object, { req: IncomingMessage; grpcWebType?: string; cors?: Record<string, string> }>();
+
+/**
+ * Once an HTTP/1.1 request's answer is out: its connection no longer carries it (unless a
+ * pipelined request after it has taken its place), and when the request had not arrived whole
+ * (an answer that did not need the body: 404, 403, an error), the connection is answered
+ * early, so that a cut at the arrival limit adds no second status line.
+ */
+export function answered(req: IncomingMessage, res: ServerResponse): void {
+  res.once("finish", () => {
+    if (http1Requests.get(req.socket)?.req === req) http1Requests.delete(req.socket);
+    if (req.complete) return;
+    answeredEarly.add(req.socket);
+    req.once("end", () => answeredEarly.delete(req.socket));
+  });
+}

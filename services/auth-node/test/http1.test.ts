@@ -6,9 +6,11 @@ import assert from "node:assert/strict";
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { connect as netConnect } from "node:net";
 import { after, before, describe, it } from "node:test";
+import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, createClient } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
-import { AuthService } from "@acme/contracts/acme/auth/v1/auth_service_pb";
+import { errorFromJsonBytes, validateResponse } from "@connectrpc/connect/protocol-connect";
+import { AuthService, LoginRequestSchema } from "@acme/contracts/acme/auth/v1/auth_service_pb";
 import { ADMIN, rejects, type Started, startTestServer } from "./support.js";
 
 const APP = "https://app.example.com";
@@ -43,6 +45,39 @@ function raw(port: number, bytes: string): Promise<{ text: string; ms: number }>
     socket.on("data", (d) => (text += d.toString()));
     socket.on("error", reject);
     socket.on("close", () => resolve({ text, ms: Date.now() - started }));
+  });
+}
+
+/** The code connect-es reads from a raw unary answer (status line, headers, body). */
+function connectReads(text: string): Code | undefined {
+  const [head, body = ""] = text.split("\r\n\r\n", 2) as [string, string?];
+  const [statusLine, ...lines] = head.split("\r\n");
+  const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine ?? "")?.[1]);
+  const headers = new Headers(lines.map((l) => [l.slice(0, l.indexOf(":")), l.slice(l.indexOf(":") + 1).trim()] as [string, string]));
+  const seen = validateResponse(AuthService.method.login.methodKind, false, status, headers);
+  if (!seen.isUnaryError) return undefined;
+  return errorFromJsonBytes(new TextEncoder().encode(body), headers, seen.unaryError).code;
+}
+
+/** Requests sent one after another on one connection, each once the answer before it is in;
+ * the answers' text, the last one read until the server closes the connection. */
+function rawSequence(port: number, requests: Buffer[]): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const answers: string[] = [""];
+    const socket = netConnect(port, "127.0.0.1", () => socket.write(requests[0]!));
+    socket.on("data", (d) => {
+      answers[answers.length - 1] += d.toString("latin1");
+      const text = answers.at(-1)!;
+      const headEnd = text.indexOf("\r\n\r\n");
+      const length = /\r\ncontent-length: (\d+)\r\n/i.exec(text.slice(0, headEnd + 2));
+      const done = headEnd >= 0 && (length ? text.length >= headEnd + 4 + Number(length[1]) : text.endsWith("\r\n0\r\n\r\n"));
+      if (done && answers.length < requests.length) {
+        socket.write(requests[answers.length]!);
+        answers.push("");
+      }
+    });
+    socket.on("error", reject);
+    socket.on("close", () => resolve(answers));
   });
 }
 
@@ -183,21 +218,48 @@ describe("the RPC port's HTTP/1.1 limits and shutdown", () => {
     }
   });
 
-  it("tells a gRPC-Web client cut at the arrival limit DEADLINE_EXCEEDED, as a Connect client reads the 408", async () => {
-    // A bare 408 has no grpc-status, which a gRPC-Web client reads as UNKNOWN.
+  it("tells a client cut at the arrival limit DEADLINE_EXCEEDED in its protocol's terms", async () => {
+    // A bare 408 has no grpc-status, which a gRPC-Web client reads as UNKNOWN; connect-es reads
+    // a 408 without the Connect error as UNKNOWN too (its status mapping has no 408).
+    // From a page on an allowed origin: without the CORS headers the browser reads nothing of it.
+    const s = await startTestServer({
+      limits: { ...(await import("../src/config.js")).loadConfig({}).limits, requestArrivalSeconds: 1 },
+      cors: { allowedOrigins: [APP], allowCredentials: false, maxAgeSeconds: 600 },
+    });
+    try {
+      const [grpcWeb, connect] = await Promise.all([
+        raw(s.server.port, `POST ${LOGIN} HTTP/1.1\r\nHost: x\r\norigin: ${APP}\r\ncontent-type: application/grpc-web+proto\r\nx-grpc-web: 1\r\ncontent-length: 100\r\n\r\n\u0000\u0000`),
+        raw(s.server.port, `POST ${LOGIN} HTTP/1.1\r\nHost: x\r\norigin: ${APP}\r\ncontent-type: application/json\r\nconnect-protocol-version: 1\r\ncontent-length: 100\r\n\r\n{"user`),
+      ]);
+      assert.match(grpcWeb.text, /^HTTP\/1\.1 200 /, grpcWeb.text);
+      assert.match(grpcWeb.text, /\r\ncontent-type: application\/grpc-web\+proto\r\n/i, grpcWeb.text);
+      assert.match(grpcWeb.text, /\r\ngrpc-status: 4\r\n/i, grpcWeb.text);
+      assert.ok(grpcWeb.text.toLowerCase().includes(`\r\naccess-control-allow-origin: ${APP}\r\n`), grpcWeb.text);
+      assert.match(grpcWeb.text, /\r\naccess-control-expose-headers: [^\r]*grpc-status/i, grpcWeb.text);
+      assert.match(decodeURIComponent(/\r\ngrpc-message: ([^\r]*)/i.exec(grpcWeb.text)?.[1] ?? ""), /did not arrive whole within 1 s/, grpcWeb.text);
+      assert.equal(connectReads(connect.text), Code.DeadlineExceeded, connect.text);
+      assert.ok(connect.text.toLowerCase().includes(`\r\naccess-control-allow-origin: ${APP}\r\n`), connect.text);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("answers the next request on a connection in its own terms, and a request answered before its body arrived once", async () => {
     const s = await startTestServer({ limits: { ...(await import("../src/config.js")).loadConfig({}).limits, requestArrivalSeconds: 1 } });
     try {
-      const cut = await raw(s.server.port,
-        `POST ${LOGIN} HTTP/1.1\r\nHost: x\r\ncontent-type: application/grpc-web+proto\r\nx-grpc-web: 1\r\ncontent-length: 100\r\n\r\n\u0000\u0000`);
-      assert.match(cut.text, /^HTTP\/1\.1 200 /, cut.text);
-      assert.match(cut.text, /\r\ncontent-type: application\/grpc-web\+proto\r\n/i, cut.text);
-      assert.match(cut.text, /\r\ngrpc-status: 4\r\n/i, cut.text);
-      assert.match(decodeURIComponent(/\r\ngrpc-message: ([^\r]*)/i.exec(cut.text)?.[1] ?? ""), /did not arrive whole within 1 s/, cut.text);
-      assert.ok(cut.ms < 5000, `cut after ${cut.ms} ms`);
-      // The next request on a new connection is a Connect one, cut alike: still a bare 408.
-      const connect = await raw(s.server.port,
-        `POST ${LOGIN} HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\nconnect-protocol-version: 1\r\ncontent-length: 100\r\n\r\n{"user`);
-      assert.match(connect.text, /^HTTP\/1\.1 408 /, connect.text);
+      // A gRPC-Web call answered, then a Connect request on the same connection cut at the
+      // limit: the Connect 408, not the gRPC-Web answer of the call before it.
+      const login = Buffer.from(toBinary(LoginRequestSchema, create(LoginRequestSchema, ADMIN)));
+      const frame = Buffer.concat([Buffer.from([0, 0, 0, 0, login.length]), login]);
+      const sequence = await rawSequence(s.server.port, [
+        Buffer.concat([Buffer.from(`POST ${LOGIN} HTTP/1.1\r\nHost: x\r\ncontent-type: application/grpc-web+proto\r\nx-grpc-web: 1\r\ncontent-length: ${frame.length}\r\n\r\n`), frame]),
+        Buffer.from(`POST ${LOGIN} HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\nconnect-protocol-version: 1\r\ncontent-length: 100\r\n\r\n{"user`),
+      ]);
+      assert.match(sequence[0]!, /^HTTP\/1\.1 200 /, sequence[0]);
+      assert.equal(connectReads(sequence[1]!), Code.DeadlineExceeded, sequence[1]);
+      // A 404 goes out before the body has arrived; the cut at the limit adds no second answer.
+      const notFound = await raw(s.server.port, "POST /nope HTTP/1.1\r\nHost: x\r\ncontent-type: application/grpc-web+proto\r\ncontent-length: 100\r\n\r\n\u0000");
+      assert.equal(notFound.text.match(/HTTP\/1\.1 \d{3} /g)?.join(), "HTTP/1.1 404 ", notFound.text);
     } finally {
       await s.close();
     }

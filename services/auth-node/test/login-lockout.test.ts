@@ -69,18 +69,21 @@ describe("login limits cannot be turned into a lock-out of another address", () 
 describe("logins refused because too many come at once", () => {
   it("are told so, and counted as busy, not as failed logins", async () => {
     // Twelve correct logins at once from one address, against the pair's limit of 5: five let
-    // through, five wait for them, two told to retry in a second. No limit of failures was
-    // reached: they were logged and counted as "too many failed logins" all the same.
-    const s = await startTestServer();
+    // through, five wait for them, two told to retry in a second (units.test.ts pins that
+    // split; here, where each attempt's read and hash run in the real server, an attempt that
+    // reads after the first hashes is through). No limit of failures was reached: they were
+    // logged and counted as "too many failed logins" all the same. Production's hash cost, so
+    // that every attempt has read long before the first is decided.
+    const s = await startTestServer({ scryptLogN: 15 });
     try {
       const admin = createClient(AuthService, s.clients.transport("grpc"));
       const outcomes = await Promise.all(Array.from({ length: 12 }, () => admin.login(ADMIN).then(() => "token", (err: unknown) => err)));
       const refused = outcomes.filter((o) => o !== "token").map((e) => ConnectError.from(e));
-      assert.equal(outcomes.length - refused.length, 10, "twice the limit pass");
-      assert.deepEqual(refused.map((e) => [Code[e.code], e.rawMessage]), Array(2).fill(["ResourceExhausted", "too many logins at once for this user or address; retry in 1 s"]));
+      assert.ok(refused.length >= 1 && refused.length <= 2, `${refused.length} refused: at most the two past twice the limit, and some`);
+      assert.deepEqual(refused.map((e) => [Code[e.code], e.rawMessage]), Array(refused.length).fill(["ResourceExhausted", "too many logins at once for this user or address; retry in 1 s"]));
       const scrape = await (await fetch(`http://127.0.0.1:${s.server.metricsPort}/metrics`)).text();
-      assert.deepEqual(["busy", "throttled"].map((outcome) => sample(scrape, "auth_login_attempts_total", { outcome })), [2, 0]);
-      assert.equal(s.lines.filter((l) => l.includes("login refused: too many attempts at once")).length, 2);
+      assert.deepEqual(["busy", "throttled"].map((outcome) => sample(scrape, "auth_login_attempts_total", { outcome })), [refused.length, 0]);
+      assert.equal(s.lines.filter((l) => l.includes("login refused: too many attempts at once")).length, refused.length);
       assert.equal(s.lines.filter((l) => l.includes("too many failures")).length, 0);
     } finally {
       await s.close();

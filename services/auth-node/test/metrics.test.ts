@@ -91,7 +91,9 @@ describe("metrics", () => {
     assert.match(text, /^# TYPE nodejs_gc_duration_seconds histogram/m);
   });
 
-  it("answers nothing but GET /metrics", async () => {
+  it("answers nothing but GET /metrics and GET /healthz", async () => {
+    assert.equal((await fetch(`http://127.0.0.1:${s.server.metricsPort}/healthz`)).status, 200);
+    assert.equal((await fetch(`http://127.0.0.1:${s.server.metricsPort}/healthz`, { method: "POST" })).status, 404);
     assert.equal((await fetch(`http://127.0.0.1:${s.server.metricsPort}/`)).status, 404);
     assert.equal((await fetch(`http://127.0.0.1:${s.server.metricsPort}/metrics`, { method: "POST" })).status, 404);
   });
