@@ -108,10 +108,13 @@ export const http1Requests = new WeakMap<object, { req: IncomingMessage; grpcWeb
  * early, so that a cut at the arrival limit adds no second status line.
  */
 export function answered(req: IncomingMessage, res: ServerResponse): void {
+  // The connection as the request came: a request answered before its body was read (a message
+  // over the limit) has let go of its socket by the time the answer is out.
+  const socket = req.socket;
   res.once("finish", () => {
-    if (http1Requests.get(req.socket)?.req === req) http1Requests.delete(req.socket);
+    if (http1Requests.get(socket)?.req === req) http1Requests.delete(socket);
     if (req.complete) return;
-    answeredEarly.add(req.socket);
-    req.once("end", () => answeredEarly.delete(req.socket));
+    answeredEarly.add(socket);
+    req.once("end", () => answeredEarly.delete(socket));
   });
 }
