@@ -24,7 +24,7 @@ import { ServingStatus } from "./health.js";
 import type { Logger } from "./log.js";
 import { type CallRecord, OK } from "./metrics.js";
 import { jwks } from "./signing-key.js";
-import { answeredEarly } from "./transport-limits.js";
+import { answered } from "./transport-limits.js";
 import { assertValid } from "./validation.js";
 
 // Not a ConnectError subclass: ConnectError's instanceof accepts any ConnectError-shaped
@@ -88,12 +88,9 @@ export function restHandler(app: App, maxBodyBytes: number, log: Logger): (req: 
     const path = (req.url ?? "/").split("?")[0]!;
     const route = routes.get(path);
     const record = route ? metrics.start(AuthService.typeName, route.method.name, "rest") : undefined;
+    // An answer out before the body has been read whole (a 413) is the connection's only one.
+    answered(req, res);
     const send = (status: number, body: unknown, headers: Record<string, string> = {}, code: Code = Code.Unknown) => {
-      if (!req.complete) {
-        // Until the body has been read whole: the connection's next request is answered as any.
-        answeredEarly.add(req.socket);
-        req.once("end", () => answeredEarly.delete(req.socket));
-      }
       res.writeHead(status, { "content-type": "application/json", [CONTRACTS_VERSION_HEADER]: CONTRACTS_VERSION, ...headers })
         .end(typeof body === "string" ? body : JSON.stringify(body));
       if (record) {
