@@ -74,26 +74,27 @@ const limiterStorages: Array<[string, () => Promise<{ storage: LimiterStorage; c
   ["in memory, each read slower than the last", async () => ({ storage: slowerReads(new MemoryLimiterStorage()), close: async () => {} })],
 ];
 
-function slowerReads(storage: LimiterStorage): LimiterStorage {
-  let reads = 0;
-  let trusts = 0;
+/** The storage, each of a read's two questions (the failures, whether the address is trusted)
+ * passed through around, which asks it when it likes. */
+function aroundReads(storage: LimiterStorage, around: (question: "failures" | "trustedSince", ask: () => Promise<unknown>) => Promise<unknown>): LimiterStorage {
   return new Proxy(storage, {
     get(target, name) {
-      if (name === "failures") {
-        return async (...args: Parameters<LimiterStorage["failures"]>) => {
-          await delay(2 * ++reads);
-          return target.failures(...args);
-        };
-      }
-      if (name === "trustedSince") {
-        return async (...args: Parameters<LimiterStorage["trustedSince"]>) => {
-          await delay(2 * ++trusts + 1);
-          return target.trustedSince(...args);
-        };
+      if (name === "failures" || name === "trustedSince") {
+        const question = (target[name] as (...args: unknown[]) => Promise<unknown>).bind(target);
+        return (...args: unknown[]) => around(name, () => question(...args));
       }
       const value: unknown = Reflect.get(target, name);
       return typeof value === "function" ? value.bind(target) : value;
     },
+  });
+}
+
+function slowerReads(storage: LimiterStorage): LimiterStorage {
+  let reads = 0;
+  let trusts = 0;
+  return aroundReads(storage, async (question, ask) => {
+    await delay(question === "failures" ? 2 * ++reads : 2 * ++trusts + 1);
+    return ask();
   });
 }
 if (store === "postgres") {
@@ -140,20 +141,11 @@ for (const [where, open] of limiterStorages) describe(`login limiter, ${where}`,
   const readsCounted = (storage: LimiterStorage) => {
     let answers = 0;
     const waiting: Array<[number, () => void]> = [];
-    const counted = new Proxy(storage, {
-      get(target, name) {
-        if (name === "failures" || name === "trustedSince") {
-          const ask = (target[name] as (...args: unknown[]) => Promise<unknown>).bind(target);
-          return async (...args: unknown[]) => {
-            const answer = await ask(...args);
-            answers++;
-            for (const [n, resolve] of waiting) if (answers >= 2 * n) setImmediate(resolve);
-            return answer;
-          };
-        }
-        const value: unknown = Reflect.get(target, name);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
+    const counted = aroundReads(storage, async (_, ask) => {
+      const answer = await ask();
+      answers++;
+      for (const [n, resolve] of waiting) if (answers >= 2 * n) setImmediate(resolve);
+      return answer;
     });
     const read = (n: number) => new Promise<void>((resolve) => (answers >= 2 * n ? setImmediate(resolve) : waiting.push([n, resolve])));
     return { storage: counted, read };
