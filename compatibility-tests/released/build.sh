@@ -67,10 +67,10 @@ build_java() {
   for jar in "$clients/java/target/lib/"*.jar; do
     [[ "$(basename "$jar")" == acme-contracts-* ]] || ln -s "$jar" "$dir/lib/"
   done
-  javac --release "$JAVA_VERSION" -nowarn -d "$dir/classes" -cp "$dir/lib/*" $(find "$clients/java/src/main/java" -name '*.java')
+  javac "${SHORT_JVM[@]/#/-J}" --release "$JAVA_VERSION" -nowarn -d "$dir/classes" -cp "$dir/lib/*" $(find "$clients/java/src/main/java" -name '*.java')
   cat >"$dir/run.sh" <<SH
 #!/usr/bin/env bash
-exec java -cp "$dir/classes:$dir/lib/*" com.acme.compat.Main "\$@"
+exec java ${SHORT_JVM[*]} -cp "$dir/classes:$dir/lib/*" com.acme.compat.Main "\$@"
 SH
 }
 

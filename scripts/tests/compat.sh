@@ -88,4 +88,4 @@ if [[ "${1:-}" == scaled ]]; then
 fi
 
 harness=compatibility-tests/harness/target
-java -cp "$harness/classes:$(cat "$harness/classpath.txt")" com.acme.compat.harness.Main "$ROOT"
+java "${SHORT_JVM[@]}" -cp "$harness/classes:$(cat "$harness/classpath.txt")" com.acme.compat.harness.Main "$ROOT"

@@ -76,7 +76,7 @@ crash_store() {
   topology_up "$1"
   local scenarios=(kill term) start=$SECONDS status=0
   [[ "$1" != h2 ]] || scenarios+=(disk)
-  java -cp "$person_classpath" com.acme.crash.person.CrashTest "$1" "${scenarios[@]}" || status=1
+  java "${SHORT_JVM[@]}" -cp "$person_classpath" com.acme.crash.person.CrashTest "$1" "${scenarios[@]}" || status=1
   log "crash suite on $1: ${scenarios[*]} took $((SECONDS - start)) s"
   return "$status"
 }
