@@ -27,6 +27,12 @@ else
   build_log="$(mktemp)"
   docker build -q --build-arg BASE_IMAGE="$base" --label "acme.inputs=$inputs" -t "$image" services/person-spring >"$build_log" 2>&1 \
     || { cat "$build_log" >&2; die "docker build failed"; }
+  # The image's JVM uses the application's class-data archive (the Dockerfile): with -Xshare:on a
+  # JVM that cannot map it refuses to start. The context is built, and the JVM exits before
+  # anything starts, as in the training run.
+  docker run --rm -e JAVA_TOOL_OPTIONS="-Xshare:on -Dspring.context.exit=onRefresh" -e PERSON_DATA_DIR=/tmp/archive-check \
+    -e AUTH_ADDRESS=127.0.0.1:1 "$image" >"$build_log" 2>&1 \
+    || { tail -30 "$build_log" >&2; die "$image's JVM cannot use its class-data archive (above)"; }
   rm -f "$build_log"
 fi
 # `build` stops here: the compatibility harness runs the image and proves far more.

@@ -102,8 +102,11 @@ build_jre() {
   log "building $JRE_IMAGE (jlink of $JDK_HOME)"
   local root="$work/jre"
   new_rootfs "$root"
+  # --generate-cds-archive: the official image's default class-data archive of the JDK's own
+  # classes, without which a JVM loads them one by one at every start and no application
+  # archive (person-spring's image makes one) can be used.
   "$JDK_HOME/bin/jlink" --add-modules "$JRE_MODULES" --strip-debug --no-man-pages --no-header-files \
-    --compress=2 --output "$root/opt/java/openjdk"
+    --compress=2 --generate-cds-archive --output "$root/opt/java/openjdk"
   # A server runs headless: drop the native libraries that need X11, ALSA or fonts.
   rm -f "$root"/opt/java/openjdk/lib/{libawt_xawt,libjawt,libsplashscreen,libjsound,libfontmanager}.so
   copy_libs "$root" "$root/opt/java/openjdk/bin/java" "$root"/opt/java/openjdk/lib/*.so "$root"/opt/java/openjdk/lib/server/*.so
