@@ -178,6 +178,12 @@ install_gate() {
   stamp gate "$want"
 }
 
+# The Go tools compile from source, minutes of CPU on a cold machine, while the other steps
+# mostly wait on downloads: they build beside them, their output shown when they are done.
+go_log="$TOOLS/go-tools.log"
+(install_actionlint; install_grpcurl; install_ghz; install_helm; install_gate) >"$go_log" 2>&1 &
+go_tools=$!
+trap 'kill "$go_tools" 2>/dev/null || true' EXIT
 install_maven
 install_node
 install_npm_workspace
@@ -186,9 +192,6 @@ install_validate_proto
 install_service_protos
 install_zipkin
 install_python
-install_actionlint
-install_grpcurl
-install_ghz
-install_helm
-install_gate
+wait "$go_tools" || { cat "$go_log" >&2; die "the Go tools did not install (above)"; }
+cat "$go_log"
 log "tools ready in .tmp/"
