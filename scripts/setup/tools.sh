@@ -148,8 +148,10 @@ install_helm() {
   # assumes without a cluster, the one its client-go module is for (v0.37 → 1.37). A plain
   # go install leaves 1.20, which charts needing a newer Kubernetes refuse.
   local client_go major minor pkg="helm.sh/helm/v3"
-  client_go="$(go mod download -json "$pkg@v$HELM_VERSION" | python3 -c 'import json, sys
-print(next(l.split()[1] for l in open(json.load(sys.stdin)["GoMod"]) if l.split()[:1] == ["k8s.io/client-go"]))')"
+  # (awk, not python3: this runs beside install_python, which makes the venv on PATH anew.)
+  client_go="$(awk '$1 == "k8s.io/client-go" { print $2; exit }' \
+    "$(go mod download -json "$pkg@v$HELM_VERSION" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",\{0,1\}$/\1/p')")"
+  [[ "$client_go" == v* ]] || die "helm $HELM_VERSION's go.mod names no k8s.io/client-go"
   major=$(($(cut -d. -f1 <<<"${client_go#v}") + 1)) minor="$(cut -d. -f2 <<<"$client_go")"
   GOBIN="$BIN" go install -ldflags "$GO_TOOL_LDFLAGS -X $pkg/internal/version.version=v$HELM_VERSION \
     -X $pkg/pkg/chartutil.k8sVersionMajor=$major -X $pkg/pkg/chartutil.k8sVersionMinor=$minor \
@@ -181,9 +183,13 @@ install_gate() {
 # The Go tools compile from source, minutes of CPU on a cold machine, while the other steps
 # mostly wait on downloads: they build beside them, their output shown when they are done.
 go_log="$TOOLS/go-tools.log"
+# A process group of their own (set -m), so that a failed step or Ctrl-C here stops the go
+# commands too, not only their shell.
+set -m
 (install_actionlint; install_grpcurl; install_ghz; install_helm; install_gate) >"$go_log" 2>&1 &
 go_tools=$!
-trap 'kill "$go_tools" 2>/dev/null || true' EXIT
+set +m
+trap 'kill -- -"$go_tools" 2>/dev/null || true' EXIT INT TERM
 install_maven
 install_node
 install_npm_workspace
@@ -193,5 +199,6 @@ install_service_protos
 install_zipkin
 install_python
 wait "$go_tools" || { cat "$go_log" >&2; die "the Go tools did not install (above)"; }
+trap - EXIT INT TERM
 cat "$go_log"
 log "tools ready in .tmp/"
