@@ -96,8 +96,8 @@ image-person: setup ## Build person-spring's image (BASE_IMAGE, default the loca
 run-person: setup ## Build and run person-spring (GRPC_PORT, REST_PORT, AUTH_ADDRESS, DB_URL…).
 	@scripts/services/run-person.sh
 
-test-fuzz: setup ## The fuzz suite: 20,000 hostile inputs per service against the images (FUZZ_SEED).
-	@scripts/tests/fuzz.sh 20000
+test-fuzz: setup ## The fuzz suite: 10,000 hostile inputs per service against the images (FUZZ_SEED).
+	@scripts/tests/fuzz.sh 10000
 
 fuzz: setup ## The fuzz suite, longer: 200,000 inputs per service (FUZZ_SEED, FUZZ_WORKERS).
 	@scripts/tests/fuzz.sh 200000

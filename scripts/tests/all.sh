@@ -32,7 +32,7 @@ suites=(
   "registries|6|scripts/tests/registries.sh"
   "schema-registry|6|scripts/tests/schema-registry.sh"
   "release|25|scripts/tests/release.sh"
-  "fuzz|25|scripts/tests/fuzz.sh 20000"
+  "fuzz|25|scripts/tests/fuzz.sh 10000"
   "soak-smoke|5|scripts/tests/soak.sh 3 5"
   "bench-smoke|10|scripts/bench/run.sh smoke"
   "bench-gate-smoke|4|scripts/bench/gate.sh smoke"
@@ -44,11 +44,21 @@ suites=(
 # end of a run's output, and the cause of a failure must be in it.
 logs="$TOOLS/test-logs"
 rm -rf "$logs" && mkdir -p "$logs"
+# busy_ticks — the machine's busy and total CPU ticks so far (/proc/stat's first line: user, nice,
+# system, idle, iowait, irq, softirq, steal). A suite's share of the two cores it kept busy is
+# printed beside its time: the suites run one after the other, so a low share is time that
+# running two side by side could win back, a high one is not.
+busy_ticks() {
+  local _ user nice system idle iowait irq softirq steal
+  read -r _ user nice system idle iowait irq softirq steal _ </proc/stat
+  echo "$((user + nice + system + irq + softirq + steal)) $((user + nice + system + idle + iowait + irq + softirq + steal))"
+}
 passed=0 failed=0 report=() failures=()
 for entry in "${suites[@]}"; do
   IFS='|' read -r name minutes cmd <<<"$entry"
   log "suite: $name ($cmd, at most $minutes min)"
   start=$SECONDS
+  read -r busy0 total0 < <(busy_ticks)
   # timeout signals the suite's whole process group (SIGTERM, then SIGKILL 60 s later), so its
   # traps still stop the containers and servers it started.
   if timeout --kill-after=60 "${minutes}m" bash -c "set -o pipefail; ($cmd) 2>&1 | tee '$logs/$name.log'"; then
@@ -60,7 +70,8 @@ for entry in "${suites[@]}"; do
       echo "PROBLEM: suite $name did not end within its $minutes minutes and was stopped" | tee -a "$logs/$name.log"
     fi
   fi
-  report+=("$name $verdict $((SECONDS - start))s")
+  read -r busy1 total1 < <(busy_ticks)
+  report+=("$name $verdict $((SECONDS - start))s $(( (busy1 - busy0) * 100 / (total1 - total0 > 0 ? total1 - total0 : 1) ))%")
 done
 
 for name in "${failures[@]}"; do
@@ -71,7 +82,7 @@ done
 echo
 # CI's record keeps only the last twenty-odd lines: the table is short, and the lines that say
 # why each suite failed go under it, before the count.
-echo "Test suites (name, verdict, time):"
+echo "Test suites (name, verdict, time, share of the CPUs kept busy):"
 printf '%s\n' "${report[@]}" | paste -d, - - - - | sed 's/,*$//; s/,/,  /g; s/^/  /'
 
 for name in "${failures[@]}"; do

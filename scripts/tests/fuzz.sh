@@ -2,12 +2,12 @@
 # tests/fuzz.sh [INPUTS] — the fuzz suite (fuzz/README.md) against both services in their images:
 # builds the images, starts the topology (compatibility-tests/topology.sh, its own name, with
 # person-spring's H2 database in a file), fuzzes auth-node and person-spring side by side with
-# INPUTS inputs each (FUZZ_INPUTS), then stops the topology. `make test-fuzz` runs 20,000 per service (part
+# INPUTS inputs each (FUZZ_INPUTS), then stops the topology. `make test-fuzz` runs 10,000 per service (part
 # of make test), `make fuzz` 200,000. FUZZ_SEED chooses the inputs (the same seed, the same
 # inputs); reports and logs go to .tmp/fuzz/.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
-inputs="${1:-${FUZZ_INPUTS:-20000}}"
+inputs="${1:-${FUZZ_INPUTS:-10000}}"
 out="$TOOLS/fuzz"
 mkdir -p "$out"
 
