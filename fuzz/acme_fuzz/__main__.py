@@ -40,7 +40,7 @@ class Failure(AssertionError):
 def main() -> int:
     parser = argparse.ArgumentParser(prog="acme_fuzz")
     parser.add_argument("--service", required=True, choices=["person-spring", "auth-node"])
-    parser.add_argument("--inputs", type=int, default=20_000)
+    parser.add_argument("--inputs", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=int(os.environ.get("FUZZ_SEED", "20261123")))
     parser.add_argument("--report", type=pathlib.Path)
     parser.add_argument("--verbose", action="store_true", help="print every case and its answer")

@@ -69,6 +69,13 @@ ROWS = [
     ("docs/tests.md", r"`make fuzz`: ([\d,]+)", make_argument("fuzz"), "="),
     ("Makefile", r"The fuzz suite: ([\d,]+) hostile inputs", make_argument("test-fuzz"), "="),
     ("Makefile", r"The fuzz suite, longer: ([\d,]+) inputs", make_argument("fuzz"), "="),
+    # The smoke's count where it is not the Makefile's argument: make test's suite list, the
+    # script's and the program's defaults, the suite's page.
+    ("scripts/tests/all.sh", r"scripts/tests/fuzz\.sh (\d+)", make_argument("test-fuzz"), "="),
+    ("scripts/tests/fuzz.sh", r"FUZZ_INPUTS:-(\d+)", make_argument("test-fuzz"), "="),
+    ("fuzz/acme_fuzz/__main__.py", r'"--inputs", type=int, default=([\d_]+)', make_argument("test-fuzz"), "="),
+    ("fuzz/README.md", r"make test-fuzz +# ([\d,]+) inputs per service", make_argument("test-fuzz"), "="),
+    ("fuzz/README.md", r"make fuzz +# ([\d,]+) per service", make_argument("fuzz"), "="),
 ]
 
 # A figure of this kind in any document must be claimed by a row above, so a new sentence that

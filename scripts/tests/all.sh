@@ -32,7 +32,7 @@ suites=(
   "registries|6|scripts/tests/registries.sh"
   "schema-registry|6|scripts/tests/schema-registry.sh"
   "release|25|scripts/tests/release.sh"
-  "fuzz|25|scripts/tests/fuzz.sh 10000"
+  "fuzz|10|scripts/tests/fuzz.sh 10000"
   "soak-smoke|5|scripts/tests/soak.sh 3 5"
   "bench-smoke|10|scripts/bench/run.sh smoke"
   "bench-gate-smoke|4|scripts/bench/gate.sh smoke"
@@ -82,7 +82,7 @@ done
 echo
 # CI's record keeps only the last twenty-odd lines: the table is short, and the lines that say
 # why each suite failed go under it, before the count.
-echo "Test suites (name, verdict, time, share of the CPUs kept busy):"
+echo "Test suites (name, verdict, time, share of the machine's CPUs kept busy):"
 printf '%s\n' "${report[@]}" | paste -d, - - - - | sed 's/,*$//; s/,/,  /g; s/^/  /'
 
 for name in "${failures[@]}"; do
