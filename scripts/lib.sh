@@ -127,6 +127,22 @@ built_stamp() {
   { echo "$hash"; for f in "$@"; do if [[ -f "$f" ]]; then sha256sum <"$f"; else echo "missing $f"; fi; done; } | sha256sum | cut -c1-32
 }
 
+# ts_sdk_build — the TypeScript SDK compiled (gen/ts/dist) for the services, clients and pages
+# that import it from the workspace. The compile is 10 s of tsc and a dozen steps of a test run
+# ask for it; a stamp of its inputs and of what it made skips it when neither changed.
+# (`scripts/sdk/ts.sh` packs the SDK with a stamp of its own, and its test compiles it always.)
+ts_sdk_build() {
+  local inputs stamp="$TOOLS/sdk-built/ts-dist" made
+  inputs="$(inputs_hash gen/ts gen/service-config.json package.json package-lock.json versions.env)"
+  mapfile -t made < <(ts_sdk_made)
+  [[ "$(cat "$stamp" 2>/dev/null)" == "$(cd "$ROOT" && built_stamp "$inputs" "${made[@]}")" ]] && return 0
+  rm -f "$stamp"
+  (cd "$ROOT" && npm run --silent build -w gen/ts)
+  mapfile -t made < <(ts_sdk_made)
+  mkdir -p "$(dirname "$stamp")" && (cd "$ROOT" && built_stamp "$inputs" "${made[@]}") >"$stamp"
+}
+ts_sdk_made() { (cd "$ROOT" && { echo gen/ts/lib/service-config.json; find gen/ts/dist -type f 2>/dev/null | LC_ALL=C sort; }); }
+
 # up_to_date IMAGE HASH — true when IMAGE exists and its acme.inputs label is HASH.
 up_to_date() {
   [[ "$(docker image inspect -f '{{index .Config.Labels "acme.inputs"}}' "$1" 2>/dev/null)" == "$2" ]]

@@ -4,7 +4,7 @@
 source "$(dirname "$0")/../../scripts/lib.sh"
 page="$ROOT/consumers/web-page"
 cd "$ROOT"
-npm run --silent build -w gen/ts
+ts_sdk_build
 cd "$page"
 npm run --silent typecheck
 rm -rf dist && mkdir -p dist

@@ -32,7 +32,7 @@ command -v h2load >/dev/null || { log "installing h2load (Debian's nghttp2-clien
 # Node (benchmarks/node), the Python SDK and matplotlib (benchmarks/python).
 "$ROOT/scripts/sdk/java.sh" build >/dev/null
 "${MVN[@]}" -q -pl benchmarks -am package -DskipTests
-npm run --silent build -w gen/ts
+ts_sdk_build
 sdk_venv "$TOOLS/bench/venv" "$ROOT/benchmarks/python/requirements.txt"
 
 rm -rf "$out/work" && mkdir -p "$out"

@@ -31,7 +31,7 @@ if [[ "$mode" == image-build ]] && up_to_date "$AUTH_NODE_IMAGE" "$image_inputs"
   exit 0
 fi
 
-npm run --silent build -w gen/ts
+ts_sdk_build
 (cd "$service" && buf generate --template buf.gen.yaml "$SERVICE_PROTO_DEPS")
 # A clean output folder: a test or module deleted from src/ must not live on in dist/.
 rm -rf "$service/dist"

@@ -9,7 +9,7 @@ client="$ROOT/compatibility-tests/clients/ts"
 cd "$ROOT"
 [[ -d node_modules/@acme/compat-client-ts ]] || die "the npm workspace is not installed: run 'make setup'"
 
-npm run --silent build -w gen/ts
+ts_sdk_build
 (cd "$client" && buf generate --template buf.gen.yaml "$SERVICE_PROTO_DEPS" --path "$SERVICE_PROTO_DEPS/google/rpc")
 "$ROOT/compatibility-tests/executor/generate.sh" ts "$client/src/gen/executor"
 # `generated`: stop here — the browser client bundles these sources itself.
