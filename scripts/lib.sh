@@ -131,17 +131,19 @@ built_stamp() {
 # that import it from the workspace. The compile is 10 s of tsc and a dozen steps of a test run
 # ask for it; a stamp of its inputs and of what it made skips it when neither changed.
 # (`scripts/sdk/ts.sh` packs the SDK with a stamp of its own, and its test compiles it always.)
-ts_sdk_build() {
+ts_sdk_build() (
+  cd "$ROOT"
   local inputs stamp="$TOOLS/sdk-built/ts-dist" made
   inputs="$(inputs_hash gen/ts gen/service-config.json package.json package-lock.json versions.env)"
   mapfile -t made < <(ts_sdk_made)
-  [[ "$(cat "$stamp" 2>/dev/null)" == "$(cd "$ROOT" && built_stamp "$inputs" "${made[@]}")" ]] && return 0
+  [[ "$(cat "$stamp" 2>/dev/null)" == "$(built_stamp "$inputs" "${made[@]}")" ]] && return 0
   rm -f "$stamp"
-  (cd "$ROOT" && npm run --silent build -w gen/ts)
+  npm run --silent build -w gen/ts
   mapfile -t made < <(ts_sdk_made)
-  mkdir -p "$(dirname "$stamp")" && (cd "$ROOT" && built_stamp "$inputs" "${made[@]}") >"$stamp"
-}
-ts_sdk_made() { (cd "$ROOT" && { echo gen/ts/lib/service-config.json; find gen/ts/dist -type f 2>/dev/null | LC_ALL=C sort; }); }
+  mkdir -p "$(dirname "$stamp")" && built_stamp "$inputs" "${made[@]}" >"$stamp"
+)
+# ts_sdk_made — what the SDK's compile makes, from the repository's root.
+ts_sdk_made() { echo gen/ts/lib/service-config.json; find gen/ts/dist -type f 2>/dev/null | LC_ALL=C sort; }
 
 # up_to_date IMAGE HASH — true when IMAGE exists and its acme.inputs label is HASH.
 up_to_date() {

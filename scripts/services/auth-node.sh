@@ -89,6 +89,8 @@ image_smoke_test() {
 # others, by themselves.
 ALONE=(dist/test/database-outage.test.js)
 run_suite() {
+  # (node --test given no file would run its default patterns: every file again.)
+  ((${#ALONE[@]})) || die "ALONE names no test file"
   source "$ROOT/scripts/tests/zipkin.sh"
   ZIPKIN_DIR="$(mktemp -d "$TOOLS/auth-node-zipkin.XXXXXX")"
   # Kept beside whatever else is to be stopped at exit (test-postgres's throwaway PostgreSQL).
@@ -103,8 +105,6 @@ run_suite() {
   rm -f "$TOOLS/auth-node-tests.xml" "$TOOLS/auth-node-tests-alone.xml"
   AUTH_TEST_ZIPKIN_URL="$zipkin_url" node --test --test-concurrency=2 --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=junit --test-reporter-destination="$TOOLS/auth-node-tests.xml" "${shared[@]}" || status=$?
-  # (node --test given no file would run its default patterns: every file again.)
-  ((${#ALONE[@]})) || die "ALONE names no test file"
   AUTH_TEST_ZIPKIN_URL="$zipkin_url" node --test --test-concurrency=1 --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=junit --test-reporter-destination="$TOOLS/auth-node-tests-alone.xml" "${ALONE[@]}" || status=$?
   return "$status"

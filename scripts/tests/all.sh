@@ -45,7 +45,7 @@ suites=(
 logs="$TOOLS/test-logs"
 rm -rf "$logs" && mkdir -p "$logs"
 # busy_ticks — the machine's busy and total CPU ticks so far (/proc/stat's first line: user, nice,
-# system, idle, iowait, irq, softirq, steal). A suite's share of the two cores it kept busy is
+# system, idle, iowait, irq, softirq, steal). The share of the machine's CPUs a suite kept busy is
 # printed beside its time: the suites run one after the other, so a low share is time that
 # running two side by side could win back, a high one is not.
 busy_ticks() {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/demo.sh — `make test-demo` (part of `make test`): the README's three commands as a
 # test. Its own system (its own name, data folder and free ports, so a system a user has up is
-# left alone): make up, make demo, then down and up again, where the person the demo
-# registered must still be there — the data survives a restart — and down.
+# left alone): make up, make demo, a schema registered, then down and up again, where the
+# people the demo registered and the schema must still be there — the data survives a
+# restart — and down.
 source "$(dirname "$0")/../lib.sh"
 export SYSTEM_NAME="acme-system-test-$$" SYSTEM_DIR="$TOOLS/system-test"
 source "$ROOT/scripts/system/lib-system.sh"
