@@ -155,11 +155,16 @@ up_to_date() {
 as_root() { if ((EUID == 0)); then "$@"; else sudo "$@"; fi; }
 
 # apt_install PACKAGE… — install Debian packages; on a machine whose package lists were never
-# fetched the first attempt fails, so refresh them once and try again.
+# fetched the first attempt fails, so refresh them once and try again. One at a time (a lock in
+# .tmp): apt refuses a second apt rather than wait, and make test's two lanes may ask at once.
 apt_install() {
   local install=(env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@")
-  as_root "${install[@]}" >/dev/null \
-    || { as_root apt-get update -q >/dev/null && as_root "${install[@]}" >/dev/null; }
+  mkdir -p "$TOOLS"
+  (
+    flock 9
+    as_root "${install[@]}" >/dev/null \
+      || { as_root apt-get update -q >/dev/null && as_root "${install[@]}" >/dev/null; }
+  ) 9>"$TOOLS/apt.lock"
 }
 
 # sdk_venv ENV REQUIREMENTS — a virtualenv at ENV with exactly REQUIREMENTS (every package

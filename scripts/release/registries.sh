@@ -46,16 +46,16 @@ wait_for() {
 
 running() { [[ -f "$1" ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
-up() {
-  mkdir -p "$dir"/{npm,pypi,maven/repository/maven,maven/tmp}
-  # One htpasswd format (Apache MD5) that all three servers read.
-  local hash; hash="$(openssl passwd -apr1 "$(password)")"
-  for registry in npm pypi maven; do printf '%s:%s\n' "$user" "$hash" >"$dir/$registry/htpasswd"; done
-
-  # npm: Verdaccio, installed from its lockfile; it proxies every other package to the
-  # registry npm is configured with, so installing the SDK brings its dependencies.
-  if ! running "$dir/npm/pid"; then
-    local app="$servers/verdaccio" lock; lock="$(sha256sum "$ROOT/registries/npm/package-lock.json" | cut -c1-16)"
+# install_servers — the three servers, each installed again only when its pins changed. One
+# install at a time (a lock): two data folders' `up` at once (make test's lanes) would otherwise
+# both remove and refill the same server folder.
+install_servers() {
+  mkdir -p "$servers"
+  (
+    flock 9
+    # npm: Verdaccio, from its lockfile.
+    local app="$servers/verdaccio" lock want
+    lock="$(sha256sum "$ROOT/registries/npm/package-lock.json" | cut -c1-16)"
     if [[ "$(cat "$app/.installed" 2>/dev/null)" != "$lock" ]]; then
       log "installing Verdaccio (registries/npm)"
       rm -rf "$app" && mkdir -p "$app"
@@ -63,6 +63,30 @@ up() {
       (cd "$app" && npm ci --ignore-scripts --no-audit --no-fund >/dev/null)
       echo "$lock" >"$app/.installed"
     fi
+    # PyPI: pypiserver in its own venv.
+    want="$(sha256sum "$ROOT/registries/pypi/requirements.txt" | cut -c1-16)"
+    if [[ "$(cat "$servers/pypiserver/.installed" 2>/dev/null)" != "$want" ]]; then
+      log "installing pypiserver (registries/pypi)"
+      rm -rf "$servers/pypiserver" && python3 -m venv "$servers/pypiserver"
+      "$servers/pypiserver/bin/pip" install -q --no-deps -r "$ROOT/registries/pypi/requirements.txt"
+      echo "$want" >"$servers/pypiserver/.installed"
+    fi
+    # Maven: nginx with WebDAV (Debian's package).
+    command -v nginx >/dev/null || apt_install nginx
+  ) 9>"$servers/.install.lock"
+}
+
+up() {
+  install_servers
+  mkdir -p "$dir"/{npm,pypi,maven/repository/maven,maven/tmp}
+  # One htpasswd format (Apache MD5) that all three servers read.
+  local hash; hash="$(openssl passwd -apr1 "$(password)")"
+  for registry in npm pypi maven; do printf '%s:%s\n' "$user" "$hash" >"$dir/$registry/htpasswd"; done
+
+  # npm: Verdaccio; it proxies every other package to the registry npm is configured with, so
+  # installing the SDK brings its dependencies.
+  if ! running "$dir/npm/pid"; then
+    local app="$servers/verdaccio"
     fill "$ROOT/registries/npm/config.yaml" "$dir/npm/config.yaml" "DIR=$dir/npm" "PORT=$NPM_REGISTRY_PORT" \
       "UPSTREAM=$(npm config get registry)"
     # `cd` first, on its own: with `cd && node &` the whole list goes to the background and $!
@@ -74,21 +98,13 @@ up() {
 
   # PyPI: pypiserver in its own venv; uploads need the publisher's password.
   if ! running "$dir/pypi/pid"; then
-    local want; want="$(sha256sum "$ROOT/registries/pypi/requirements.txt" | cut -c1-16)"
-    if [[ "$(cat "$servers/pypiserver/.installed" 2>/dev/null)" != "$want" ]]; then
-      log "installing pypiserver (registries/pypi)"
-      rm -rf "$servers/pypiserver" && python3 -m venv "$servers/pypiserver"
-      "$servers/pypiserver/bin/pip" install -q --no-deps -r "$ROOT/registries/pypi/requirements.txt"
-      echo "$want" >"$servers/pypiserver/.installed"
-    fi
     mkdir -p "$dir/pypi/packages"
     nohup "$servers/pypiserver/bin/pypi-server" run -i 127.0.0.1 -p "$PYPI_REGISTRY_PORT" -P "$dir/pypi/htpasswd" -a update \
       "$dir/pypi/packages" >"$dir/pypi/server.log" 2>&1 &
     echo $! >"$dir/pypi/pid"
   fi
 
-  # Maven: nginx with WebDAV (Debian's package).
-  command -v nginx >/dev/null || apt_install nginx
+  # Maven: nginx with WebDAV (Debian's package, installed above).
   if ! running "$dir/maven/nginx.pid"; then
     local user_line=""
     if ((EUID == 0)); then
