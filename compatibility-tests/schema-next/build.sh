@@ -6,12 +6,17 @@
 # FileDescriptorSet with imports, which the clients load to build messages of the newer schema.
 source "$(dirname "$0")/../../scripts/lib.sh"
 out="$TOOLS/compat/schema-next"
-rm -rf "$out" && mkdir -p "$out"
-cp -r "$ROOT/buf.yaml" "$ROOT/proto" "$out/"
-contracts_workspace "$out"
-patch -s -p1 -d "$out" <"$ROOT/compatibility-tests/schema-next/next.patch"
+# Made in a folder of its own and moved into place whole (a rename): a harness reading the last
+# one while this runs reads it whole, never a half-written or deleted file.
+mkdir -p "$TOOLS/compat"
+work="$(mktemp -d "$TOOLS/compat/schema-next-build.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+cp -r "$ROOT/buf.yaml" "$ROOT/proto" "$work/"
+contracts_workspace "$work"
+patch -s -p1 -d "$work" <"$ROOT/compatibility-tests/schema-next/next.patch"
 # The contracts' own breaking rules (buf.yaml), against the contracts as they are.
-(cd "$out" && buf breaking --against "$ROOT" --error-format=json) \
+(cd "$work" && buf breaking --against "$ROOT" --error-format=json) \
   || die "the newer schema must be a non-breaking change of proto/"
-(cd "$out" && buf build -o schema-next.binpb)
+(cd "$work" && buf build -o schema-next.binpb)
+mkdir -p "$out" && mv -f "$work/schema-next.binpb" "$out/schema-next.binpb"
 echo "$out/schema-next.binpb"

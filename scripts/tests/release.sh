@@ -65,9 +65,10 @@ done
 # the copy's SDK, linked from its gen/ts, as in a checkout.
 (cd "$copy" && npm ci --ignore-scripts --no-audit --no-fund --prefer-offline >/dev/null)
 # The copy builds SDK versions of its own (0.2.0 here is not this tree's): in a Maven repository
-# of its own, never in the shared one.
-export MAVEN_REPO_LOCAL="$(dirname "$copy")/m2"
-cp -a "$M2" "$MAVEN_REPO_LOCAL"
+# of its own, never in the shared one, which lies beneath it read-only (Maven's tail: what the
+# copy's repository lacks is read from there, everything written goes to the copy's). A copy of
+# the shared one would race the suites that write to it beside this one (tests/all.sh).
+export MAVEN_REPO_LOCAL="$(dirname "$copy")/m2" MAVEN_REPO_TAIL="$M2"
 export GIT_AUTHOR_NAME=release-suite GIT_AUTHOR_EMAIL=suite@example.invalid GIT_COMMITTER_NAME=release-suite GIT_COMMITTER_EMAIL=suite@example.invalid
 cd "$copy"
 git init -q -b main && git add -A && git commit -qm "contracts as they are"
@@ -121,8 +122,11 @@ grep -h "clients of earlier releases: " "$copy/../release.log"
 step "outside consumers: the previous (0.1.0) and the new (0.2.0) from the registries, against the services"
 # The services are this tree's images; 0.2.0 only added a message they do not use, so clients
 # of both versions must work with them.
-"$ROOT/scripts/services/images.sh" >/dev/null
-eval "$(COMPAT_TOPOLOGY="release-test-$$" "$ROOT/compatibility-tests/topology.sh" up)"
+# (Built, when not current, with the tree's own Maven repository: its SDK is not the copy's.)
+env -u MAVEN_REPO_LOCAL -u MAVEN_REPO_TAIL "$ROOT/scripts/services/images.sh" >/dev/null
+# Only the two services: the consumers need no web proxy and no newer schema, whose build in the
+# tree's .tmp/compat the compatibility suite may be reading beside this one.
+eval "$(COMPAT_TOPOLOGY="release-test-$$" TOPOLOGY_SERVICES_ONLY=1 "$ROOT/compatibility-tests/topology.sh" up)"
 "$ROOT/scripts/tests/outside-consumers.sh" 0.1.0 0.2.0
 COMPAT_TOPOLOGY="release-test-$$" "$ROOT/compatibility-tests/topology.sh" down
 
