@@ -28,10 +28,9 @@ export GOFLAGS="-modcacherw"
 export GOTOOLCHAIN="go$GO_VERSION"
 MAVEN_HOME="$TOOLS/maven"
 # Maven's local repository: the tool cache's, unless MAVEN_REPO_LOCAL names another (the
-# release suite's throwaway copy builds SDK versions of its own there, never in the shared one),
-# with MAVEN_REPO_TAIL, when set, read-only beneath it (Maven 3.9's chained local repository).
+# release suite's throwaway copy builds SDK versions of its own there, never in the shared one).
 M2="${MAVEN_REPO_LOCAL:-$TOOLS/m2}"
-MVN=("$MAVEN_HOME/bin/mvn" -B -ntp -Dmaven.repo.local="$M2" ${MAVEN_REPO_TAIL:+"-Dmaven.repo.local.tail=$MAVEN_REPO_TAIL"})
+MVN=("$MAVEN_HOME/bin/mvn" -B -ntp -Dmaven.repo.local="$M2")
 # Maven's own JVM (.mvn/jvm.config) and the JVMs its tests fork (.mvn/maven.config's argLine) run
 # with the client compiler only, as do the test programs the suites start (SHORT_JVM): they live
 # seconds to minutes, and on 2 cores the optimising compiler's threads took CPU from the

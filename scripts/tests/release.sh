@@ -37,7 +37,7 @@ export_free_ports NPM_REGISTRY_PORT PYPI_REGISTRY_PORT MAVEN_REGISTRY_PORT
 copy_tag="$ACME_IMAGE_TAG-release-suite"
 rm -rf "$REGISTRIES_DIR"
 trap '"$ROOT/scripts/release/registries.sh" down >/dev/null; COMPAT_TOPOLOGY="release-test-$$" "$ROOT/compatibility-tests/topology.sh" down
-  docker rmi "acme/auth-node:$copy_tag" "acme/person-spring:$copy_tag" "acme/web-proxy:$copy_tag" >/dev/null 2>&1 || true
+  docker rmi "acme/auth-node:$copy_tag" "acme/person-spring:$copy_tag" "acme/web-proxy:$copy_tag" "acme/zipkin:$copy_tag" >/dev/null 2>&1 || true
   rm -rf "$REGISTRIES_DIR" "$(dirname "$copy")"' EXIT
 "$ROOT/scripts/release/registries.sh" up >/dev/null
 eval "$("$ROOT/scripts/release/registries.sh" env)"
@@ -65,10 +65,18 @@ done
 # the copy's SDK, linked from its gen/ts, as in a checkout.
 (cd "$copy" && npm ci --ignore-scripts --no-audit --no-fund --prefer-offline >/dev/null)
 # The copy builds SDK versions of its own (0.2.0 here is not this tree's): in a Maven repository
-# of its own, never in the shared one, which lies beneath it read-only (Maven's tail: what the
-# copy's repository lacks is read from there, everything written goes to the copy's). A copy of
-# the shared one would race the suites that write to it beside this one (tests/all.sh).
-export MAVEN_REPO_LOCAL="$(dirname "$copy")/m2" MAVEN_REPO_TAIL="$M2"
+# of its own, never in the shared one, copied from it. (Not Maven's read-only tail beneath an
+# empty one: the outside projects' builds, mvn_from_registry, take every third-party artifact
+# from one local repository standing in for Central, and that must hold them all.) Suites beside
+# this one (tests/all.sh) may be writing to the shared repository meanwhile: Maven writes each
+# artifact to a temporary file and renames it, so a copied artifact is whole, one written after
+# the copy is downloaded again when the copy needs it, and the only error that can be is a
+# temporary file renamed before cp reached it — no loss; any other error fails the suite.
+export MAVEN_REPO_LOCAL="$(dirname "$copy")/m2"
+if ! cp -a "$M2" "$MAVEN_REPO_LOCAL" 2>"$MAVEN_REPO_LOCAL.errors"; then
+  if grep -v 'No such file or directory' "$MAVEN_REPO_LOCAL.errors" >&2; then die "copying the Maven repository failed (above)"; fi
+  echo "   (the Maven repository was copied while a suite beside this one wrote to it: $(wc -l <"$MAVEN_REPO_LOCAL.errors") temporary files had gone)"
+fi
 export GIT_AUTHOR_NAME=release-suite GIT_AUTHOR_EMAIL=suite@example.invalid GIT_COMMITTER_NAME=release-suite GIT_COMMITTER_EMAIL=suite@example.invalid
 cd "$copy"
 git init -q -b main && git add -A && git commit -qm "contracts as they are"
@@ -123,7 +131,7 @@ step "outside consumers: the previous (0.1.0) and the new (0.2.0) from the regis
 # The services are this tree's images; 0.2.0 only added a message they do not use, so clients
 # of both versions must work with them.
 # (Built, when not current, with the tree's own Maven repository: its SDK is not the copy's.)
-env -u MAVEN_REPO_LOCAL -u MAVEN_REPO_TAIL "$ROOT/scripts/services/images.sh" >/dev/null
+env -u MAVEN_REPO_LOCAL "$ROOT/scripts/services/images.sh" >/dev/null
 # Only the two services: the consumers need no web proxy and no newer schema, whose build in the
 # tree's .tmp/compat the compatibility suite may be reading beside this one.
 eval "$(COMPAT_TOPOLOGY="release-test-$$" TOPOLOGY_SERVICES_ONLY=1 "$ROOT/compatibility-tests/topology.sh" up)"
